@@ -1,0 +1,45 @@
+# Everything a fresh machine needs goes through here: `make run`, `make test`.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+PROTOS := $(wildcard proto/croupier/v1/*.proto)
+STAMP := .proto-stamp
+HOST ?= 127.0.0.1
+PORT ?= 50051
+
+.PHONY: run test lint proto bench demo clean
+
+$(BIN)/.installed: pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $@
+
+# Stubs are generated, never edited: server/croupier/v1/*_pb2*.py are ignored by git.
+$(STAMP): $(PROTOS) $(BIN)/.installed
+	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=server --pyi_out=server \
+		--grpc_python_out=server $(PROTOS)
+	touch $@
+
+proto: $(STAMP)
+
+run: $(STAMP)
+	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
+
+test: $(STAMP) lint
+	$(BIN)/python -m pytest -n 2
+
+lint: $(STAMP)
+	$(BIN)/buf lint
+	$(BIN)/ruff check server clients tests
+	$(BIN)/ruff format --check server clients tests
+	$(BIN)/mypy
+
+bench: $(STAMP)
+	$(BIN)/python -m croupier.bench
+
+demo: $(STAMP)
+	$(BIN)/croupier demo --game hundred_and_one --preset hd --seed 7
+
+clean:
+	rm -rf $(VENV) $(STAMP) server/croupier/v1/*_pb2*.py server/croupier/v1/*_pb2*.pyi

@@ -1,0 +1,1 @@
+"""Croupier: a stateless rules engine for card games."""

@@ -1,0 +1,1 @@
+"""Generated protobuf messages of the croupier.v1 contract (`make proto`)."""
