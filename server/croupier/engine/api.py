@@ -1,0 +1,256 @@
+"""The engine's front door: one function per RPC, messages in, messages out.
+
+The service layer is a thin gRPC adapter over these functions, and an
+in-process user (a bot, the benchmark, a notebook) calls them directly with
+the same results. Here the framework does the bookkeeping every game shares:
+the envelope checks, the copy that keeps `apply` off its input, the move
+counter, the notation of each move.
+"""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from croupier.engine import registry
+from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
+from croupier.engine.options import Value, from_option_value, to_option_value
+from croupier.engine.registry import Game
+from croupier.v1 import game_pb2, service_pb2
+
+# The layout version of GameState written by this server. Older states keep
+# loading; a newer one is refused with FAILED_PRECONDITION.
+SCHEMA_VERSION = 1
+
+_MATCH_PHASES = (
+    game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS,
+    game_pb2.MATCH_PHASE_DEAL_OVER,
+    game_pb2.MATCH_PHASE_MATCH_OVER,
+)
+
+# Options already checked, keyed by (game, serialized options): a table keeps
+# its options for a whole match, so the check runs once per table, not per move.
+_checked_options: set[tuple[str, bytes]] = set()
+_CHECKED_OPTIONS_LIMIT = 4096
+
+
+def list_games(request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
+    """Every game with its option catalogue and presets."""
+    response = service_pb2.ListGamesResponse()
+    for game in registry.games():
+        d = response.games.add(
+            name=game.name,
+            display_name=game.display_name,
+            description=game.description,
+            rules_version=game.rules_version,
+            min_seats=game.min_seats,
+            max_seats=game.max_seats,
+            default_preset=game.default_preset,
+        )
+        d.options.extend(game.catalogue.descriptors())
+        for preset in game.presets:
+            p = d.presets.add(
+                name=preset.name,
+                description=preset.description,
+                min_seats=preset.min_seats,
+                max_seats=preset.max_seats,
+            )
+            for name, value in preset.settings.items():
+                setting = p.settings.add(name=name)
+                setting.value.CopyFrom(to_option_value(value))
+    return response
+
+
+def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse:
+    """Deal the first deal of a new match."""
+    if not request.game:
+        raise InvalidInput("game", "missing: name a game from ListGames")
+    game = registry.find(request.game)
+    if game is None:
+        known = ", ".join(g.name for g in registry.games())
+        raise InvalidInput("game", f"unknown game {request.game!r}; known: {known}")
+    preset_name = request.preset or game.default_preset
+    presets = {p.name: p for p in game.presets}
+    preset = presets.get(preset_name.lower())
+    if preset is None:
+        raise InvalidInput(
+            "preset", f"unknown preset {request.preset!r} for {game.name}; known: {', '.join(presets)}"
+        )
+    seat_count = request.seat_count
+    low = max(game.min_seats, preset.min_seats)
+    high = min(game.max_seats, preset.max_seats)
+    if not low <= seat_count <= high:
+        raise InvalidInput(
+            "seat_count", f"{game.name} preset {preset.name} seats {low} to {high}; got {seat_count}"
+        )
+    if request.seat_names and len(request.seat_names) != seat_count:
+        raise InvalidInput(
+            "seat_names", f"give no names or one per seat ({seat_count}); got {len(request.seat_names)}"
+        )
+    overrides: dict[str, Value] = {}
+    for i, setting in enumerate(request.options):
+        path = f"options[{i}]"
+        if not setting.name:
+            raise InvalidInput(f"{path}.name", "missing option name")
+        if setting.name in overrides:
+            raise InvalidInput(f"{path}.name", f"option {setting.name!r} is set twice")
+        overrides[setting.name] = from_option_value(setting.value, f"{path}.value")
+    if "players" in game.catalogue.by_name:
+        # The seat count is the number of players; a game that lists it as an
+        # option takes it from the seats so that the two cannot disagree.
+        if overrides.get("players", seat_count) != seat_count:
+            raise InvalidInput(
+                "options", f"option players={overrides['players']} contradicts seat_count={seat_count}"
+            )
+        overrides["players"] = seat_count
+    options = game.catalogue.resolve([("preset", preset.settings), ("options", overrides)])
+    game.check_options(options, "options")
+
+    state = game_pb2.GameState(
+        schema_version=SCHEMA_VERSION,
+        game=game.name,
+        rules_version=game.rules_version,
+        seed=request.seed,
+    )
+    getattr(state.options, game.name).CopyFrom(options)
+    for i in range(seat_count):
+        state.seats.add(name=request.seat_names[i] if request.seat_names else f"P{i}")
+    state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    state.match.deal_number = 1
+    events = game.new_game(state, options)
+    return service_pb2.NewGameResponse(state=state, events=events)
+
+
+def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
+    """Validate a whole state before any rule runs; returns its game.
+
+    Raises InvalidInput naming the first broken field, or FailedPrecondition
+    for a state written by a newer schema or rules version.
+    """
+    if state.schema_version == 0:
+        if state.ByteSize() == 0:
+            raise InvalidInput(path, "missing or empty game state")
+        raise InvalidInput(f"{path}.schema_version", "missing (0)")
+    if state.schema_version > SCHEMA_VERSION:
+        raise FailedPrecondition(
+            f"state schema_version {state.schema_version} is newer than this server's {SCHEMA_VERSION}"
+        )
+    game = registry.find(state.game)
+    if game is None:
+        raise InvalidInput(f"{path}.game", f"unknown game {state.game!r}")
+    if state.rules_version == 0:
+        raise InvalidInput(f"{path}.rules_version", "missing (0)")
+    if state.rules_version > game.rules_version:
+        raise FailedPrecondition(
+            f"{game.name} rules_version {state.rules_version} is newer than this server's "
+            f"{game.rules_version}"
+        )
+    if state.options.WhichOneof("game") != game.name:
+        raise InvalidInput(f"{path}.options", f"must hold {game.name} options")
+    _check_options(game, getattr(state.options, game.name), f"{path}.options.{game.name}")
+    if not game.min_seats <= len(state.seats) <= game.max_seats:
+        raise InvalidInput(
+            f"{path}.seats", f"{game.name} seats {game.min_seats} to {game.max_seats}; got {len(state.seats)}"
+        )
+    if state.current_seat >= len(state.seats):
+        raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
+    if state.match.phase not in _MATCH_PHASES:
+        raise InvalidInput(f"{path}.match.phase", "must be set")
+    if state.WhichOneof("game_state") != game.name:
+        raise InvalidInput(path, f"the {game.name} game state is missing")
+    game.validate(state)
+    return game
+
+
+def _check_options(game: Game, options: Message, path: str) -> None:
+    key = (game.name, options.SerializeToString(deterministic=True))
+    if key in _checked_options:
+        return
+    game.catalogue.check(options, path)
+    game.check_options(options, path)
+    if len(_checked_options) >= _CHECKED_OPTIONS_LIMIT:
+        _checked_options.clear()
+    _checked_options.add(key)
+
+
+def _check_seat(state: game_pb2.GameState, seat: int, path: str) -> None:
+    if seat >= len(state.seats):
+        raise InvalidInput(path, f"seat {seat} does not exist (the table has {len(state.seats)})")
+
+
+def _check_move(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> None:
+    _check_seat(state, move.seat, "move.seat")
+    kind = move.WhichOneof("game_move")
+    if kind is None:
+        raise InvalidInput("move", "missing or empty move")
+    if kind != game.name:
+        raise InvalidInput(f"move.{kind}", f"a {kind} move, but the state is a {game.name} game")
+    game.check_move_shape(move)
+
+
+def apply_move(request: service_pb2.ApplyMoveRequest) -> service_pb2.ApplyMoveResponse:
+    """Check a move and, when legal, play it on a copy of the state."""
+    game = check_state(request.state)
+    _check_move(game, request.state, request.move)
+    response = service_pb2.ApplyMoveResponse(notation=game.notation(request.move))
+    after = response.state
+    after.CopyFrom(request.state)
+    try:
+        events = game.apply(after, request.move)
+    except IllegalMove as illegal:
+        response.ClearField("state")
+        response.rejection.reason = illegal.reason  # type: ignore[assignment]
+        response.rejection.message = illegal.message
+        return response
+    response.accepted = True
+    if request.validate_only:
+        response.ClearField("state")
+        return response
+    after.move_number += 1
+    response.events.extend(events)
+    return response
+
+
+def list_legal_moves(
+    request: service_pb2.ListLegalMovesRequest,
+) -> service_pb2.ListLegalMovesResponse:
+    """Every legal move of one seat, with its notation, in canonical order."""
+    game = check_state(request.state)
+    _check_seat(request.state, request.seat, "seat")
+    response = service_pb2.ListLegalMovesResponse()
+    for move in game.legal_moves(request.state, request.seat):
+        response.moves.add(move=move, notation=game.notation(move))
+    return response
+
+
+def get_view(request: service_pb2.GetViewRequest) -> service_pb2.GetViewResponse:
+    """What one seat may see: no seed, other hands and the stock only counted."""
+    state = request.state
+    game = check_state(state)
+    _check_seat(state, request.seat, "seat")
+    response = service_pb2.GetViewResponse()
+    view = response.view
+    view.seat = request.seat
+    view.game = state.game
+    view.rules_version = state.rules_version
+    view.options.CopyFrom(state.options)
+    view.seats.extend(state.seats)
+    view.current_seat = state.current_seat
+    view.move_number = state.move_number
+    view.match.CopyFrom(state.match)
+    game.view(state, request.seat, view)
+    return response
+
+
+def next_deal(request: service_pb2.NextDealRequest) -> service_pb2.NextDealResponse:
+    """Deal the next deal of a match whose last deal is over."""
+    game = check_state(request.state)
+    phase = request.state.match.phase
+    if phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        raise FailedPrecondition("the deal is still in progress")
+    if phase == game_pb2.MATCH_PHASE_MATCH_OVER:
+        raise FailedPrecondition("the match is over")
+    response = service_pb2.NextDealResponse()
+    response.state.CopyFrom(request.state)
+    response.events.extend(game.next_deal(response.state))
+    return response
+

@@ -1,0 +1,38 @@
+"""Card conservation: a state holds exactly the deck it started with."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable, Sequence
+
+from croupier.engine.cards import card_text
+from croupier.engine.errors import InvalidInput
+
+
+def check_conservation(
+    zones: Sequence[tuple[str, Iterable[int]]], deck: Sequence[int], parent: str
+) -> None:
+    """Raise InvalidInput unless the zones together hold exactly `deck`.
+
+    `zones` are (field path, cards) pairs; a duplicated or foreign card is
+    reported at the field where it stands, a missing one at `parent`.
+    """
+    seen: Counter[int] = Counter()
+    where: dict[int, str] = {}
+    for field, cards in zones:
+        for value in cards:
+            seen[value] += 1
+            where.setdefault(value, field)
+    expected = Counter(deck)
+    if seen == expected:
+        return
+    problems: list[tuple[str, str]] = []
+    for value in sorted(seen):
+        extra = seen[value] - expected.get(value, 0)
+        if extra > 0:
+            what = "is not in this game's deck" if value not in expected else "appears too often"
+            problems.append((where[value], f"card {card_text(value)} ({value}) {what}"))
+    for value in sorted(expected):
+        if seen.get(value, 0) < expected[value]:
+            problems.append((parent, f"card {card_text(value)} is missing"))
+    raise InvalidInput(*problems[0], *problems[1:])

@@ -1,0 +1,52 @@
+"""Stock and discard mechanics shared by the shedding games (shedding.md §0.5).
+
+Piles are the games' own repeated enum fields: the stock top card first, the
+discard pile bottom first (its last card is the top).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, MutableSequence
+
+Shuffler = Callable[[list[int]], None]
+
+
+def restock(stock: MutableSequence[int], discard: MutableSequence[int], shuffler: Shuffler | None) -> int:
+    """RESTOCK: every discard but the top becomes the stock; returns how many.
+
+    Without a shuffler the cards are turned over as a block, so the oldest
+    discard becomes the top of the new stock (101, shedding.md A12); with one
+    they are shuffled (UNO, or 101's `restock_shuffle`).
+    """
+    if len(discard) < 2:
+        return 0
+    cards = list(discard[:-1])
+    del discard[:-1]
+    if shuffler is not None:
+        shuffler(cards)
+    stock.extend(cards)
+    return len(cards)
+
+
+def draw(
+    stock: MutableSequence[int],
+    discard: MutableSequence[int],
+    hand: MutableSequence[int],
+    count: int,
+    shuffler: Shuffler | None,
+) -> tuple[list[int], int]:
+    """DRAW(p, n): move up to `count` cards from the stock to `hand`, one at a
+    time, restocking when the stock runs out. Draws that find both piles
+    empty are forfeited (shedding.md A11). Returns (cards drawn, cards restocked).
+    """
+    drawn: list[int] = []
+    restocked = 0
+    for _ in range(count):
+        if not stock:
+            restocked += restock(stock, discard, shuffler)
+            if not stock:
+                break
+        drawn.append(stock[0])
+        del stock[0]
+    hand.extend(drawn)
+    return drawn, restocked
