@@ -1,0 +1,67 @@
+"""The `croupier` command: `croupier serve` runs the server, `croupier demo`
+plays a game against it (the demo lives in the client library)."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `croupier` argument parser with its subcommands."""
+    # Imported here so that `croupier --help` and `croupier demo` do not pay
+    # for grpc's import.
+    from croupier.service.config import add_arguments
+
+    parser = argparse.ArgumentParser(
+        prog="croupier", description="A stateless gRPC rules engine for card games."
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    serve = commands.add_parser(
+        "serve",
+        help="run the gRPC server until SIGTERM or SIGINT",
+        description="Run the gRPC server. Flags win over their environment variables.",
+    )
+    add_arguments(serve)
+    # The demo parses its own flags (the client library owns them), so help
+    # and every other argument pass through untouched.
+    commands.add_parser(
+        "demo", help="play a demo game against a running server", add_help=False
+    )
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `croupier` console script; returns the exit code."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    namespace, rest = parser.parse_known_args(args)
+    if namespace.command == "demo":
+        return _demo(parser, rest)
+    if rest:
+        parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    from croupier.service.config import ServerConfig
+    from croupier.service.server import serve
+
+    try:
+        config = ServerConfig.from_namespace(namespace)
+    except ValueError as error:
+        parser.error(str(error))
+    return serve(config)
+
+
+def _demo(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+    try:
+        demo = importlib.import_module("croupier_client.demo")
+    except ModuleNotFoundError as error:
+        if error.name not in ("croupier_client", "croupier_client.demo"):
+            raise
+        parser.error("demo needs the client library (clients/python: croupier_client.demo)")
+    result = demo.main(argv)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""The 101 family as a Croupier game: the adapter the engine registry holds."""
+
+from __future__ import annotations
+
+from google.protobuf.message import Message
+
+from croupier.games.hundred_and_one import deal, legal, moves, notation, options, validate, view
+from croupier.v1 import game_pb2
+
+
+class HundredAndOne:
+    """«Сто одно» and its versions HD, CL, RU, ALT (shedding.md §1)."""
+
+    name = "hundred_and_one"
+    display_name = "101 (Сто одно)"
+    description = (
+        "Shed your hand first, matching suit or rank; Queens are wild; 6, 7, K♠ make the next "
+        "player draw. Penalty points add up over deals and a total above 101 loses."
+    )
+    # Bump on any change of behaviour, and say why in RULES.md's history.
+    rules_version = 1
+    min_seats = 2
+    max_seats = 8
+    catalogue = options.CATALOGUE
+    presets = options.PRESETS
+    default_preset = "hd"
+
+    def check_options(self, opts: Message, path: str) -> None:
+        options.check_options(opts, path)  # type: ignore[arg-type]
+
+    def new_game(self, state: game_pb2.GameState, opts: Message) -> list[game_pb2.Event]:
+        return deal.first_deal(state)
+
+    def validate(self, state: game_pb2.GameState) -> None:
+        validate.validate(state)
+
+    def check_move_shape(self, move: game_pb2.Move) -> None:
+        validate.check_move_shape(move)
+
+    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        return legal.legal_moves(state, seat)
+
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+        return moves.apply(state, move)
+
+    def view(self, state: game_pb2.GameState, seat: int, out: game_pb2.View) -> None:
+        view.fill_view(state, seat, out)
+
+    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+        return deal.next_deal(state)
+
+    def notation(self, move: game_pb2.Move) -> str:
+        return notation.notation(move)
+
+    def parse_notation(self, text: str, seat: int) -> game_pb2.Move:
+        return notation.parse_notation(text, seat)

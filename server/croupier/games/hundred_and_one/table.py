@@ -1,0 +1,166 @@
+"""A 101 deal in progress: the primitives every move is made of.
+
+`Table` wraps one GameState (already a copy: it is changed in place) with its
+compiled rules and the list of events the move produces. Move handlers
+(`moves.py`), the deal (`deal.py`) and scoring (`scoring.py`) are written in
+terms of these primitives, so each rule of shedding.md §1.2 is stated once.
+"""
+
+from __future__ import annotations
+
+from croupier.engine import piles, rng, seats
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF
+from croupier.games.hundred_and_one.rules import Effect, Rules, rules_for
+from croupier.games.hundred_and_one.scoring import score_deal
+from croupier.v1 import game_pb2
+from croupier.v1 import hundred_and_one_pb2 as pb
+
+PLAY = pb.HUNDRED_AND_ONE_PHASE_PLAY
+DRAWN = pb.HUNDRED_AND_ONE_PHASE_DRAWN
+COVER = pb.HUNDRED_AND_ONE_PHASE_COVER
+RESPOND = pb.HUNDRED_AND_ONE_PHASE_RESPOND
+NAME_SUIT = pb.HUNDRED_AND_ONE_PHASE_NAME_SUIT
+DEAL_OVER = pb.HUNDRED_AND_ONE_PHASE_DEAL_OVER
+
+
+class Table:
+    """One 101 deal, changed in place by the move being applied."""
+
+    def __init__(self, state: game_pb2.GameState) -> None:
+        self.state = state
+        self.deal = state.hundred_and_one
+        self.rules: Rules = rules_for(state.options.hundred_and_one)
+        self.events: list[game_pb2.Event] = []
+
+    # -- looking -------------------------------------------------------------
+
+    def hand(self, seat: int):  # type: ignore[no-untyped-def]
+        return self.deal.hands[seat].cards
+
+    @property
+    def top(self) -> int:
+        """The top card of the discard pile (0 when a lead is awaited)."""
+        discard = self.deal.discard
+        return discard[-1] if discard else 0
+
+    def playable(self, card: int) -> bool:
+        """C2 on the current top (any card when leading)."""
+        top = self.top
+        return not top or self.rules.matches(card, top, self.deal.active_suit)
+
+    def covering(self, card: int) -> bool:
+        """C6: does `card` cover the top card."""
+        return self.rules.covers(card, self.top, self.deal.active_suit)
+
+    def next_of(self, seat: int) -> int:
+        return seats.next_seat(self.state.seats, seat, -1 if self.deal.reversed else 1)
+
+    def previous_of(self, seat: int) -> int:
+        return seats.previous_seat(self.state.seats, seat, -1 if self.deal.reversed else 1)
+
+    # -- acting --------------------------------------------------------------
+
+    def emit(self, kind: int, seat: int, **fields) -> None:  # type: ignore[no-untyped-def]
+        self.events.append(game_pb2.Event(kind=kind, seat=seat, **fields))  # type: ignore[arg-type]
+
+    def draw(self, seat: int, count: int) -> list[int]:
+        """DRAW(seat, count) with RESTOCK (§0.5): fewer when both piles run dry."""
+        shuffler = (lambda cards: rng.shuffle(self.state, cards)) if self.rules.restock_shuffle else None
+        drawn, restocked = piles.draw(self.deal.stock, self.deal.discard, self.hand(seat), count, shuffler)
+        if restocked:
+            self.emit(game_pb2.EVENT_KIND_STOCK_RESTOCKED, seat, count=restocked)
+        self.emit(game_pb2.EVENT_KIND_CARDS_DRAWN, seat, count=len(drawn), cards=drawn)
+        return drawn
+
+    def turn_to(self, seat: int, phase: int = PLAY) -> None:
+        """Hand the turn to `seat`, clearing what belonged to the last turn."""
+        deal = self.deal
+        self.state.current_seat = seat
+        deal.phase = phase  # type: ignore[assignment]
+        deal.drawn_card = 0  # type: ignore[assignment]
+        deal.cover_batch_drawn = False
+        deal.pending_draw = 0
+
+    def skip(self, seat: int) -> None:
+        """`seat` loses its turn; the one after it acts."""
+        self.emit(game_pb2.EVENT_KIND_TURN_SKIPPED, seat)
+        self.turn_to(self.next_of(seat))
+
+    def pass_turn(self, seat: int) -> None:
+        self.emit(game_pb2.EVENT_KIND_PASSED, seat)
+        self.turn_to(self.next_of(seat))
+
+    def play(self, seat: int, card: int, named_suit: int, pending_before: int = 0) -> None:
+        """Play `card` from `seat`'s hand: C4 (a) place, (c) round end, (b/d) effects and turn."""
+        deal = self.deal
+        hand = self.hand(seat)
+        hand.remove(card)
+        deal.discard.append(card)
+        queen = RANK_OF[card] == QUEEN
+        deal.active_suit = (named_suit or SUIT_OF[card]) if queen else SUIT_OF[card]
+        self.emit(
+            game_pb2.EVENT_KIND_CARD_PLAYED, seat, cards=[card], suit=deal.active_suit if queen else 0
+        )
+        effect = self.rules.effect[card]
+        cover_self = effect.cover_self
+        if not hand:
+            # C6.5: a cover card does not finish, except the HD eight when
+            # eight_last_must_cover is off (§1.3.3); C7(b): forbidden finishes.
+            if cover_self and self.rules.effects_family == pb.HUNDRED_AND_ONE_EFFECTS_HD and not self.rules.eight_last_must_cover:
+                cover_self = False
+            if not cover_self:
+                if card not in self.rules.forbidden_finish:
+                    self.finish(seat, card, effect, pending_before)
+                    return
+                self.emit(game_pb2.EVENT_KIND_FINISH_FORBIDDEN, seat, cards=[card])
+        self.after_play(seat, effect, pending_before, cover_self)
+
+    def after_play(self, seat: int, effect: Effect, pending_before: int, cover_self: bool) -> None:
+        """C4 (b, d): the played card's effect, then whose turn it is."""
+        deal = self.deal
+        if effect.reverse:
+            deal.reversed = not deal.reversed
+            self.emit(game_pb2.EVENT_KIND_DIRECTION_REVERSED, seat)
+        if cover_self:
+            self.turn_to(seat, COVER)
+            self.emit(game_pb2.EVENT_KIND_COVER_REQUIRED, seat)
+            return
+        after = self.next_of(seat)
+        if effect.draw_previous:
+            # ALT five (A18, A32): the previous player draws, the next is skipped.
+            self.draw(self.previous_of(seat), effect.draw_previous)
+            self.skip(after)
+        elif effect.draw_next:
+            count = effect.draw_next + (pending_before if self.rules.transfer_accumulates else 0)
+            if effect.transferable:
+                self.turn_to(after, RESPOND)
+                deal.pending_draw = count
+                self.emit(game_pb2.EVENT_KIND_PENALTY_PENDING, seat, target_seat=after, count=count)
+            else:
+                self.draw(after, count)
+                self.skip(after)
+        elif effect.skip_next:
+            self.skip(after)
+        elif effect.cover_next:
+            self.turn_to(after, COVER)
+            self.emit(game_pb2.EVENT_KIND_COVER_REQUIRED, after)
+        else:
+            self.turn_to(after)
+
+    def finish(self, seat: int, card: int, effect: Effect, pending_before: int) -> None:
+        """C7: the round ends; a final draw card still hits its target (O27, A10)."""
+        if self.rules.resolve_final_penalty:
+            if effect.draw_next:
+                extra = pending_before if self.rules.transfer_accumulates else 0
+                self.draw(self.next_of(seat), effect.draw_next + extra)
+            if effect.draw_previous:
+                self.draw(self.previous_of(seat), effect.draw_previous)
+        score_deal(self, winner=seat, last_card=card)
+
+    def cover_lapsed(self, seat: int) -> None:
+        """C6.3: no card could be drawn for the cover; an empty hand wins."""
+        self.emit(game_pb2.EVENT_KIND_COVER_LAPSED, seat)
+        if not self.hand(seat):
+            score_deal(self, winner=seat, last_card=self.top)
+            return
+        self.turn_to(self.next_of(seat))

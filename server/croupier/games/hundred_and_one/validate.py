@@ -1,0 +1,116 @@
+"""Is a 101 state (or move) well formed? Checked before any rule runs.
+
+Any state that passes is a game (DESIGN.md): a hand-built puzzle position is
+as good as a dealt one. Each check names the field that breaks it.
+"""
+
+from __future__ import annotations
+
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, is_suited
+from croupier.engine.conservation import check_conservation
+from croupier.engine.errors import InvalidInput
+from croupier.games.hundred_and_one.rules import rules_for
+from croupier.games.hundred_and_one.table import COVER, DEAL_OVER, DRAWN, NAME_SUIT, PLAY, RESPOND
+from croupier.v1 import game_pb2
+from croupier.v1 import hundred_and_one_pb2 as pb
+
+P = "state.hundred_and_one"
+_PHASES = (PLAY, DRAWN, COVER, RESPOND, NAME_SUIT, DEAL_OVER)
+
+
+def validate(state: game_pb2.GameState) -> None:
+    """Raise InvalidInput unless the 101 part of `state` is consistent."""
+    options = state.options.hundred_and_one
+    deal = state.hundred_and_one
+    seats = state.seats
+    if options.players != len(seats):
+        raise InvalidInput(
+            "state.options.hundred_and_one.players",
+            f"says {options.players} players but the state has {len(seats)} seats",
+        )
+    if len(deal.hands) != len(seats):
+        raise InvalidInput(f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}")
+    rules = rules_for(options)
+    zones = [(f"{P}.hands[{i}].cards", h.cards) for i, h in enumerate(deal.hands)]
+    zones += [(f"{P}.stock", deal.stock), (f"{P}.discard", deal.discard)]
+    check_conservation(zones, rules.deck, P)
+    in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    for i, seat in enumerate(seats):
+        if in_play and seat.eliminated and deal.hands[i].cards:
+            raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
+    if sum(not s.eliminated for s in seats) < 2 and state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
+        raise InvalidInput("state.seats", "a match in play needs two seats still in it")
+    if deal.dealer >= len(seats):
+        raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
+
+    phase = deal.phase
+    if phase not in _PHASES:
+        raise InvalidInput(f"{P}.phase", f"unknown phase {phase}")
+    over = phase == DEAL_OVER
+    if over != (state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS):
+        raise InvalidInput(f"{P}.phase", "must be DEAL_OVER exactly when the match phase is not in progress")
+    _check_top(deal, phase)
+    if not over and seats[state.current_seat].eliminated:
+        raise InvalidInput("state.current_seat", "the seat to act is out of the match")
+    _check_turn_fields(state, deal, phase, rules)
+
+
+def _check_top(deal: pb.HundredAndOneState, phase: int) -> None:
+    if not deal.discard:
+        if phase != PLAY and phase != DEAL_OVER:
+            raise InvalidInput(f"{P}.discard", "only a lead (phase PLAY) starts from an empty discard pile")
+        if deal.active_suit:
+            raise InvalidInput(f"{P}.active_suit", "must be unset while the discard pile is empty")
+        return
+    top = deal.discard[-1]
+    if deal.active_suit not in SUITS:
+        raise InvalidInput(f"{P}.active_suit", "must name a suit when a card is on the discard pile")
+    if RANK_OF[top] != QUEEN and deal.active_suit != SUIT_OF[top]:
+        raise InvalidInput(f"{P}.active_suit", "must be the top card's suit unless the top is a Queen")
+
+
+def _check_turn_fields(state: game_pb2.GameState, deal: pb.HundredAndOneState, phase: int, rules) -> None:  # type: ignore[no-untyped-def]
+    hand = deal.hands[state.current_seat].cards
+    top = deal.discard[-1] if deal.discard else 0
+    if phase == DRAWN:
+        if deal.drawn_card not in hand:
+            raise InvalidInput(f"{P}.drawn_card", "must be a card in the hand of the seat to act")
+    elif deal.drawn_card:
+        raise InvalidInput(f"{P}.drawn_card", "is set only in phase DRAWN")
+    if phase == RESPOND:
+        if not deal.pending_draw or RANK_OF[top] not in (6, 7) or not rules.transfer:
+            raise InvalidInput(
+                f"{P}.pending_draw", "phase RESPOND needs a pending count on a 6 or 7 with transfer_6_7"
+            )
+    elif deal.pending_draw:
+        raise InvalidInput(f"{P}.pending_draw", "is set only in phase RESPOND")
+    if phase == COVER:
+        covers = any(rules.covers(c, top, deal.active_suit) for c in hand)
+        if deal.cover_batch_drawn and not covers:
+            raise InvalidInput(f"{P}.cover_batch_drawn", "a drawn batch without a cover has lapsed")
+    elif deal.cover_batch_drawn:
+        raise InvalidInput(f"{P}.cover_batch_drawn", "is set only in phase COVER")
+    if phase == NAME_SUIT and RANK_OF[top] != QUEEN:
+        raise InvalidInput(f"{P}.phase", "NAME_SUIT needs a Queen on the discard pile")
+    if phase == PLAY and not top and not hand:
+        raise InvalidInput(f"{P}.hands", "the seat that leads needs a card")
+
+
+def check_move_shape(move: game_pb2.Move) -> None:
+    """Raise InvalidInput unless the move has the fields its action needs."""
+    m = move.hundred_and_one
+    path = "move.hundred_and_one"
+    action = m.action
+    if action == 0 or action not in pb.HundredAndOneAction.values():
+        raise InvalidInput(f"{path}.action", "must be PLAY, DRAW, PASS, ACCEPT or NAME_SUIT")
+    if action == pb.HUNDRED_AND_ONE_ACTION_PLAY:
+        if not is_suited(m.card):
+            raise InvalidInput(f"{path}.card", f"PLAY needs a card of the 52 suited cards; got {m.card}")
+    elif m.card:
+        raise InvalidInput(f"{path}.card", "only PLAY takes a card")
+    if action == pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT and not m.suit:
+        raise InvalidInput(f"{path}.suit", "NAME_SUIT needs a suit")
+    if m.suit and m.suit not in SUITS:
+        raise InvalidInput(f"{path}.suit", f"unknown suit {m.suit}")
+    if m.suit and action not in (pb.HUNDRED_AND_ONE_ACTION_PLAY, pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT):
+        raise InvalidInput(f"{path}.suit", "only PLAY (of a Queen) and NAME_SUIT take a suit")
