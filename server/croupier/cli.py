@@ -27,9 +27,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_arguments(serve)
     # The demo parses its own flags (the client library owns them), so help
     # and every other argument pass through untouched.
-    commands.add_parser(
-        "demo", help="play a demo game against a running server", add_help=False
-    )
+    commands.add_parser("demo", help="play a demo game against a running server", add_help=False)
     return parser
 
 

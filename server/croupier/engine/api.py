@@ -73,20 +73,24 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
     preset = presets.get(preset_name.lower())
     if preset is None:
         raise InvalidInput(
-            "preset", f"unknown preset {request.preset!r} for {game.name}; known: {', '.join(presets)}"
+            "preset",
+            f"unknown preset {request.preset!r} for {game.name}; known: {', '.join(presets)}",
         )
     seat_count = request.seat_count
     low = max(game.min_seats, preset.min_seats)
     high = min(game.max_seats, preset.max_seats)
     if not low <= seat_count <= high:
         raise InvalidInput(
-            "seat_count", f"{game.name} preset {preset.name} seats {low} to {high}; got {seat_count}"
+            "seat_count",
+            f"{game.name} preset {preset.name} seats {low} to {high}; got {seat_count}",
         )
     if request.seat_names and len(request.seat_names) != seat_count:
         raise InvalidInput(
-            "seat_names", f"give no names or one per seat ({seat_count}); got {len(request.seat_names)}"
+            "seat_names",
+            f"give no names or one per seat ({seat_count}); got {len(request.seat_names)}",
         )
     overrides: dict[str, Value] = {}
+    paths: dict[str, str] = {}
     for i, setting in enumerate(request.options):
         path = f"options[{i}]"
         if not setting.name:
@@ -94,15 +98,17 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
         if setting.name in overrides:
             raise InvalidInput(f"{path}.name", f"option {setting.name!r} is set twice")
         overrides[setting.name] = from_option_value(setting.value, f"{path}.value")
+        paths[setting.name] = path
     if "players" in game.catalogue.by_name:
         # The seat count is the number of players; a game that lists it as an
         # option takes it from the seats so that the two cannot disagree.
         if overrides.get("players", seat_count) != seat_count:
             raise InvalidInput(
-                "options", f"option players={overrides['players']} contradicts seat_count={seat_count}"
+                f"{paths['players']}.value",
+                f"option players={overrides['players']} contradicts seat_count={seat_count}",
             )
         overrides["players"] = seat_count
-    options = game.catalogue.resolve([("preset", preset.settings), ("options", overrides)])
+    options = game.catalogue.resolve([(preset.settings, {}), (overrides, paths)])
     game.check_options(options, "options")
 
     state = game_pb2.GameState(
@@ -132,7 +138,8 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.schema_version", "missing (0)")
     if state.schema_version > SCHEMA_VERSION:
         raise FailedPrecondition(
-            f"state schema_version {state.schema_version} is newer than this server's {SCHEMA_VERSION}"
+            f"state schema_version {state.schema_version} is newer than this server's "
+            f"{SCHEMA_VERSION}"
         )
     game = registry.find(state.game)
     if game is None:
@@ -149,7 +156,8 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     _check_options(game, getattr(state.options, game.name), f"{path}.options.{game.name}")
     if not game.min_seats <= len(state.seats) <= game.max_seats:
         raise InvalidInput(
-            f"{path}.seats", f"{game.name} seats {game.min_seats} to {game.max_seats}; got {len(state.seats)}"
+            f"{path}.seats",
+            f"{game.name} seats {game.min_seats} to {game.max_seats}; got {len(state.seats)}",
         )
     if state.current_seat >= len(state.seats):
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
@@ -253,4 +261,3 @@ def next_deal(request: service_pb2.NextDealRequest) -> service_pb2.NextDealRespo
     response.state.CopyFrom(request.state)
     response.events.extend(game.next_deal(response.state))
     return response
-

@@ -66,7 +66,9 @@ class Catalogue:
         fields = message_class.DESCRIPTOR.fields_by_name
         missing = set(fields) ^ set(self.by_name)
         if missing:
-            raise ValueError(f"catalogue and {message_class.__name__} disagree on {sorted(missing)}")
+            raise ValueError(
+                f"catalogue and {message_class.__name__} disagree on {sorted(missing)}"
+            )
         self._prefix = {
             name: _enum_prefix(f.enum_type) for name, f in fields.items() if f.enum_type is not None
         }
@@ -101,24 +103,23 @@ class Catalogue:
 
     # -- named settings -> typed message -------------------------------------
 
-    def resolve(
-        self,
-        layers: Iterable[tuple[str, Mapping[str, Value]]],
-    ) -> Message:
+    def resolve(self, layers: Iterable[tuple[Mapping[str, Value], Mapping[str, str]]]) -> Message:
         """Build the typed options message: defaults, then each layer in turn.
 
-        `layers` are (field path for errors, {name: value}) pairs, e.g. the
-        preset's settings and then the request's overrides.
+        A layer is ({name: value}, {name: field path}): e.g. the preset's
+        settings, then the request's overrides with the path of each setting
+        (`options[2]`), so that an error names the exact setting at fault.
         """
         message = self.message_class()
         for spec in self.specs:
-            self._store(message, spec, spec.default, "catalogue")
-        for path, settings in layers:
+            self._store(message, spec, spec.default)
+        for settings, paths in layers:
             for name, value in settings.items():
-                spec = self.by_name.get(name)
-                if spec is None:
-                    raise InvalidInput(path, f"unknown option {name!r}")
-                self._store(message, spec, self.coerce(spec, value, f"{path}[{name}]"), path)
+                path = paths.get(name, name)
+                named = self.by_name.get(name)
+                if named is None:
+                    raise InvalidInput(f"{path}.name", f"unknown option {name!r}")
+                self._store(message, named, self.coerce(named, value, f"{path}.value"))
         return message
 
     def coerce(self, spec: OptionSpec, value: Value, path: str) -> Value:
@@ -132,12 +133,14 @@ class Catalogue:
                 raise InvalidInput(path, f"option {spec.name} takes int_value")
             if spec.allowed and str(value) not in spec.allowed:
                 raise InvalidInput(
-                    path, f"option {spec.name} must be one of {', '.join(spec.allowed)}; got {value}"
+                    path,
+                    f"option {spec.name} must be one of {', '.join(spec.allowed)}; got {value}",
                 )
             if not spec.allowed and not spec.min_value <= value <= spec.max_value:
                 raise InvalidInput(
                     path,
-                    f"option {spec.name} must be in [{spec.min_value}, {spec.max_value}]; got {value}",
+                    f"option {spec.name} must be from {spec.min_value} to {spec.max_value}; "
+                    f"got {value}",
                 )
             return value
         if spec.type == ENUM:
@@ -145,7 +148,8 @@ class Catalogue:
                 raise InvalidInput(path, f"option {spec.name} takes enum_value")
             if value not in spec.allowed:
                 raise InvalidInput(
-                    path, f"option {spec.name} must be one of {', '.join(spec.allowed)}; got {value!r}"
+                    path,
+                    f"option {spec.name} must be one of {', '.join(spec.allowed)}; got {value!r}",
                 )
             return value
         if not isinstance(value, tuple):
@@ -159,7 +163,7 @@ class Catalogue:
             raise InvalidInput(path, f"option {spec.name} names a value twice")
         return tuple(sorted(value, key=spec.allowed.index))
 
-    def _store(self, message: Message, spec: OptionSpec, value: Value, path: str) -> None:
+    def _store(self, message: Message, spec: OptionSpec, value: Value) -> None:
         if spec.type == ENUM:
             setattr(message, spec.name, self._enum_number[spec.name][str(value)])
         elif spec.type == SET:

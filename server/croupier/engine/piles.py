@@ -7,11 +7,14 @@ discard pile bottom first (its last card is the top).
 from __future__ import annotations
 
 from collections.abc import Callable, MutableSequence
+from typing import Any
 
 Shuffler = Callable[[list[int]], None]
+# Piles are repeated enum fields (typed per enum by the generated stubs) or lists.
+Pile = MutableSequence[Any]
 
 
-def restock(stock: MutableSequence[int], discard: MutableSequence[int], shuffler: Shuffler | None) -> int:
+def restock(stock: Pile, discard: Pile, shuffler: Shuffler | None) -> int:
     """RESTOCK: every discard but the top becomes the stock; returns how many.
 
     Without a shuffler the cards are turned over as a block, so the oldest
@@ -29,9 +32,9 @@ def restock(stock: MutableSequence[int], discard: MutableSequence[int], shuffler
 
 
 def draw(
-    stock: MutableSequence[int],
-    discard: MutableSequence[int],
-    hand: MutableSequence[int],
+    stock: Pile,
+    discard: Pile,
+    hand: Pile,
     count: int,
     shuffler: Shuffler | None,
 ) -> tuple[list[int], int]:

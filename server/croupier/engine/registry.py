@@ -31,9 +31,7 @@ class Game(Protocol):
     def check_options(self, options: Message, path: str) -> None:
         """Reject combinations of option values that contradict each other."""
 
-    def new_game(
-        self, state: game_pb2.GameState, options: Message
-    ) -> list[game_pb2.Event]:
+    def new_game(self, state: game_pb2.GameState, options: Message) -> list[game_pb2.Event]:
         """Fill the game part of a fresh envelope (seats, seed set) and deal."""
 
     def validate(self, state: game_pb2.GameState) -> None:

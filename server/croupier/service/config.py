@@ -142,7 +142,9 @@ class _Flag:
 
 _FLAGS = (
     _Flag("--host", "host", "CROUPIER_HOST", str, "HOST", "address to listen on"),
-    _Flag("--port", "port", "CROUPIER_PORT", _port, "PORT", "port to listen on; 0 picks a free one"),
+    _Flag(
+        "--port", "port", "CROUPIER_PORT", _port, "PORT", "port to listen on; 0 picks a free one"
+    ),
     _Flag(
         "--log-level", "log_level", "CROUPIER_LOG_LEVEL", _log_level, "LEVEL", "/".join(LOG_LEVELS)
     ),

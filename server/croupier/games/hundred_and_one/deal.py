@@ -49,9 +49,9 @@ def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
     position = 0
     for _ in range(rules.hand_size):
         for seat in order:
-            d.hands[seat].cards.append(cards[position])
+            d.hands[seat].cards.append(cards[position])  # type: ignore[arg-type]
             position += 1
-    d.stock.extend(cards[position:])
+    d.stock.extend(cards[position:])  # type: ignore[arg-type]
     d.dealer = dealer
     d.phase = PLAY  # type: ignore[assignment]
     state.current_seat = dealer

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from google.protobuf.message import Message
 
+from croupier.engine.options import Preset
 from croupier.games.hundred_and_one import deal, legal, moves, notation, options, validate, view
 from croupier.v1 import game_pb2
 
@@ -22,7 +25,7 @@ class HundredAndOne:
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE
-    presets = options.PRESETS
+    presets: Sequence[Preset] = options.PRESETS
     default_preset = "hd"
 
     def check_options(self, opts: Message, path: str) -> None:

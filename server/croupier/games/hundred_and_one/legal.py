@@ -28,7 +28,8 @@ def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
     if phase == PLAY:
         playable = [c for c in hand if table.playable(c)]
         _plays(out, seat, playable)
-        if not playable or rules.voluntary_draw:
+        # A lead (empty discard) has every card legal: there is nothing to draw for.
+        if not playable or (rules.voluntary_draw and table.top):
             _action(out, seat, pb.HUNDRED_AND_ONE_ACTION_DRAW)
     elif phase == DRAWN:
         drawn = deal.drawn_card

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from croupier.engine.cards import RANK_OF, QUEEN, card_text, suit_text
+from croupier.engine.cards import QUEEN, RANK_OF, card_text, suit_text
 from croupier.engine.errors import IllegalMove
 from croupier.games.hundred_and_one.table import COVER, DRAWN, NAME_SUIT, PLAY, RESPOND, Table
 from croupier.v1 import game_pb2
@@ -43,7 +43,9 @@ def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event
 
 def _hold(table: Table, seat: int, card: int) -> None:
     if card not in table.hand(seat):
-        raise IllegalMove(R.REJECTION_REASON_CARD_NOT_IN_HAND, f"{card_text(card)} is not in the hand")
+        raise IllegalMove(
+            R.REJECTION_REASON_CARD_NOT_IN_HAND, f"{card_text(card)} is not in the hand"
+        )
 
 
 def _suit_only_on_queen(card: int, suit: int) -> None:
@@ -71,6 +73,8 @@ def _play_phase(table: Table, seat: int, m: pb.HundredAndOneMove) -> None:
             raise _not_matching(table, m.card)
         table.play(seat, m.card, m.suit)
     elif m.action == A_DRAW:
+        if not table.top and table.hand(seat):
+            raise IllegalMove(R.REJECTION_REASON_MUST_PLAY_LEGAL_CARD, "the leader leads a card")
         if not table.rules.voluntary_draw and any(table.playable(c) for c in table.hand(seat)):
             raise IllegalMove(
                 R.REJECTION_REASON_MUST_PLAY_LEGAL_CARD,
@@ -114,7 +118,7 @@ def _drawn_phase(table: Table, seat: int, m: pb.HundredAndOneMove) -> None:
         elif until:
             raise IllegalMove(
                 R.REJECTION_REASON_MUST_PLAY_DRAWN_CARD,
-                f"the drawn {card_text(drawn)} is legal and must be played (draw_rule UNTIL_PLAYABLE)",
+                f"the drawn {card_text(drawn)} is legal and must be played (UNTIL_PLAYABLE)",
             )
         else:
             raise IllegalMove(R.REJECTION_REASON_ALREADY_DRAWN, "one draw per turn (C3.4)")
@@ -149,10 +153,14 @@ def _cover_phase(table: Table, seat: int, m: pb.HundredAndOneMove) -> None:
     elif m.action == A_DRAW:
         hand = table.hand(seat)
         if any(table.covering(c) for c in hand):
-            raise IllegalMove(R.REJECTION_REASON_MUST_COVER, f"a card in the hand covers {top} (C6.1)")
+            raise IllegalMove(
+                R.REJECTION_REASON_MUST_COVER, f"a card in the hand covers {top} (C6.1)"
+            )
         if table.rules.eight_draw_three:
             if table.deal.cover_batch_drawn:
-                raise IllegalMove(R.REJECTION_REASON_ALREADY_DRAWN, "the batch of three was drawn (O14)")
+                raise IllegalMove(
+                    R.REJECTION_REASON_ALREADY_DRAWN, "the batch of three was drawn (O14)"
+                )
             table.draw(seat, 3)
             table.deal.cover_batch_drawn = True
             if not any(table.covering(c) for c in hand):
@@ -188,7 +196,9 @@ def _respond_phase(table: Table, seat: int, m: pb.HundredAndOneMove) -> None:
 def _name_suit_phase(table: Table, seat: int, m: pb.HundredAndOneMove) -> None:
     """A24: the dealer names the suit of his upcard Queen before anyone plays."""
     if m.action != A_NAME_SUIT:
-        raise IllegalMove(R.REJECTION_REASON_MUST_NAME_SUIT, "name the suit of the upcard Queen first")
+        raise IllegalMove(
+            R.REJECTION_REASON_MUST_NAME_SUIT, "name the suit of the upcard Queen first"
+        )
     table.deal.active_suit = m.suit  # type: ignore[assignment]
     table.emit(game_pb2.EVENT_KIND_SUIT_NAMED, seat, suit=m.suit)
     table.turn_to(table.next_of(seat))

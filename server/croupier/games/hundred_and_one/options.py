@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from croupier.engine.errors import InvalidInput
-from croupier.engine.options import BOOL, ENUM, INT, SET, Catalogue, OptionSpec, Preset
+from croupier.engine.options import BOOL, ENUM, INT, SET, Catalogue, OptionSpec, Preset, Value
 from croupier.v1 import hundred_and_one_pb2 as pb
 
 FINISH_NAMES = ("ACE", "SEVEN", "KING_OF_SPADES", "NINE", "SIX", "EIGHT", "TEN", "QUEEN")
@@ -25,7 +25,8 @@ SPECS = (
     _spec("hand_size", INT, 5, "O3", "Cards dealt to each player (the dealer's last is the upcard)",
           min_value=2, max_value=12),
     _spec("opening", ENUM, "LEAD_ANY", "O4, A1",
-          "LEAD_ANY: a player leads any card; DEALER_UPCARD: the dealer's last card is his first move",
+          "LEAD_ANY: a player leads any card; DEALER_UPCARD: the dealer's last card is "
+          "his first move",
           allowed=("LEAD_ANY", "DEALER_UPCARD")),
     _spec("upcard_effects", BOOL, True, "O5, A24",
           "The dealer's upcard acts as his played card (needs DEALER_UPCARD)"),
@@ -81,14 +82,15 @@ SPECS = (
     _spec("nine_cover_allows_queen", BOOL, True, "O29, A14",
           "CL: any Queen may cover a 9 (needs effects CL to be turned off)"),
     _spec("fives_active", BOOL, False, "O30, §1.6",
-          "ALT fives: the previous player draws 2 (5♠: 4), the next is skipped (needs deck_size 52)"),
-    _spec("seven_spades_draw", INT, 2, "O31, A17", "Cards the next player draws for the 7 of spades",
-          min_value=1, max_value=8),
+          "ALT fives: the previous player draws 2 (5♠: 4), the next is skipped "
+          "(needs deck_size 52)"),
+    _spec("seven_spades_draw", INT, 2, "O31, A17",
+          "Cards the next player draws for the 7 of spades", min_value=1, max_value=8),
 )  # fmt: skip
 
 CATALOGUE = Catalogue(pb.HundredAndOneOptions, SPECS)
 
-_RU_SCORING = {
+_RU_SCORING: dict[str, Value] = {
     "queen_finish_bonus": True,
     "lone_queen_penalty": True,
     "reset_100_to_50": False,
@@ -105,7 +107,7 @@ _RU_SCORING = {
 PRESETS = (
     Preset("hd", "101 HD (the app): 6/7 transfer, 8 play again, 10 reverses, 100 → 50",
            {"effects": "HD"}, 2, 4),
-    Preset("cl", "Classic 101: 5 cards with the dealer's upcard, 9 must be covered, first bust ends",
+    Preset("cl", "Classic 101: 5 cards with the dealer's upcard, 9 covered, first bust ends",
            {"effects": "CL", "opening": "DEALER_UPCARD", "transfer_6_7": False,
             "reset_100_to_50": False, "queen_finish_bonus": True,
             "bust_rule": "FIRST_BUST_ENDS"}, 2, 4),
@@ -132,7 +134,9 @@ def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
     )
     needs(upcard or o.upcard_effects, "upcard_effects", "may only be turned off with DEALER_UPCARD")
     needs(upcard or not o.first_move_any, "first_move_any", "needs opening DEALER_UPCARD")
-    needs(o.transfer_6_7 or not o.transfer_accumulates, "transfer_accumulates", "needs transfer_6_7")
+    needs(
+        o.transfer_6_7 or not o.transfer_accumulates, "transfer_accumulates", "needs transfer_6_7"
+    )
     hd = o.effects == pb.HUNDRED_AND_ONE_EFFECTS_HD
     needs(
         hd or o.eight_draw_mode == pb.HUNDRED_AND_ONE_EIGHT_DRAW_MODE_UNTIL,
@@ -140,7 +144,11 @@ def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
         "THREE needs effects HD (only the HD eight must be covered)",
     )
     needs(hd or not o.eight_last_must_cover, "eight_last_must_cover", "needs effects HD")
-    needs(hd or not o.transfer_6_7, "transfer_6_7", "needs effects HD (only HD sixes and sevens pass on)")
+    needs(
+        hd or not o.transfer_6_7,
+        "transfer_6_7",
+        "needs effects HD (only HD sixes and sevens pass on)",
+    )
     needs(hd or not o.ordinary_specials, "ordinary_specials", "needs effects HD")
     needs(
         o.effects == pb.HUNDRED_AND_ONE_EFFECTS_RU
@@ -154,8 +162,7 @@ def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
         "may only be turned off with effects CL (only the CL nine must be covered)",
     )
     needs(
-        o.lone_queen_penalty
-        or o.lone_queen_scope == pb.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ONLY_CARD,
+        o.lone_queen_penalty or o.lone_queen_scope == pb.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ONLY_CARD,
         "lone_queen_scope",
         "ANY_SINGLE_QUEEN needs lone_queen_penalty",
     )

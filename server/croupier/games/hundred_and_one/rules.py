@@ -66,7 +66,9 @@ class Rules:
         self.queen_finish_bonus = o.queen_finish_bonus
         self.kspades_in_hand_40 = o.kspades_in_hand_40
         self.lone_queen_penalty = o.lone_queen_penalty
-        self.lone_queen_any = o.lone_queen_scope == pb.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ANY_SINGLE_QUEEN
+        self.lone_queen_any = (
+            o.lone_queen_scope == pb.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ANY_SINGLE_QUEEN
+        )
         self.reset_100_to_50 = o.reset_100_to_50
         self.exact_101_reset = o.exact_101_reset
         self.first_bust_ends = o.bust_rule == pb.HUNDRED_AND_ONE_BUST_RULE_FIRST_BUST_ENDS
@@ -116,7 +118,9 @@ class Rules:
 
     def matches(self, card: int, top: int, active_suit: int) -> bool:
         """C2: a Queen, a card of the active suit, or a card of the top's rank."""
-        return RANK_OF[card] == QUEEN or SUIT_OF[card] == active_suit or RANK_OF[card] == RANK_OF[top]
+        return (
+            RANK_OF[card] == QUEEN or SUIT_OF[card] == active_suit or RANK_OF[card] == RANK_OF[top]
+        )
 
     def covers(self, card: int, top: int, active_suit: int) -> bool:
         """C6: a legal play on the card to be covered (CL may bar Queens, A14)."""

@@ -56,9 +56,9 @@ def settle(total: int, rules: Rules) -> tuple[int, bool]:
     elif rules.exact_101_reset and total == 101:
         total = 0
     limit = rules.negative_limit
-    if limit == pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_RESET_AT_OR_BELOW and total <= -101:
-        total = 0
-    elif limit == pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_RESET_EXACT and total == -101:
+    at_or_below = limit == pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_RESET_AT_OR_BELOW and total <= -101
+    exact = limit == pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_RESET_EXACT and total == -101
+    if at_or_below or exact:
         total = 0
     out = total > 101 or (limit == _ELIMINATE_BELOW and total < -101)
     return total, out
@@ -79,7 +79,7 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
         total, out = settle(raw, rules)
         state.seats[seat].score = total
         if total != raw:
-            table.emit(game_pb2.EVENT_KIND_SCORE_RESET, seat, count=raw, points=total)
+            table.emit(game_pb2.EVENT_KIND_SCORE_RESET, seat, previous_points=raw, points=total)
         if out:
             busted.append(seat)
 

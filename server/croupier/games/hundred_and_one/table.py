@@ -65,8 +65,12 @@ class Table:
 
     def draw(self, seat: int, count: int) -> list[int]:
         """DRAW(seat, count) with RESTOCK (§0.5): fewer when both piles run dry."""
-        shuffler = (lambda cards: rng.shuffle(self.state, cards)) if self.rules.restock_shuffle else None
-        drawn, restocked = piles.draw(self.deal.stock, self.deal.discard, self.hand(seat), count, shuffler)
+        shuffler = (
+            (lambda cards: rng.shuffle(self.state, cards)) if self.rules.restock_shuffle else None
+        )
+        drawn, restocked = piles.draw(
+            self.deal.stock, self.deal.discard, self.hand(seat), count, shuffler
+        )
         if restocked:
             self.emit(game_pb2.EVENT_KIND_STOCK_RESTOCKED, seat, count=restocked)
         self.emit(game_pb2.EVENT_KIND_CARDS_DRAWN, seat, count=len(drawn), cards=drawn)
@@ -95,18 +99,25 @@ class Table:
         deal = self.deal
         hand = self.hand(seat)
         hand.remove(card)
-        deal.discard.append(card)
+        deal.discard.append(card)  # type: ignore[arg-type]
         queen = RANK_OF[card] == QUEEN
-        deal.active_suit = (named_suit or SUIT_OF[card]) if queen else SUIT_OF[card]
+        deal.active_suit = (named_suit or SUIT_OF[card]) if queen else SUIT_OF[card]  # type: ignore[assignment]
         self.emit(
-            game_pb2.EVENT_KIND_CARD_PLAYED, seat, cards=[card], suit=deal.active_suit if queen else 0
+            game_pb2.EVENT_KIND_CARD_PLAYED,
+            seat,
+            cards=[card],
+            suit=deal.active_suit if queen else 0,
         )
         effect = self.rules.effect[card]
         cover_self = effect.cover_self
         if not hand:
             # C6.5: a cover card does not finish, except the HD eight when
             # eight_last_must_cover is off (§1.3.3); C7(b): forbidden finishes.
-            if cover_self and self.rules.effects_family == pb.HUNDRED_AND_ONE_EFFECTS_HD and not self.rules.eight_last_must_cover:
+            if (
+                cover_self
+                and self.rules.effects_family == pb.HUNDRED_AND_ONE_EFFECTS_HD
+                and not self.rules.eight_last_must_cover
+            ):
                 cover_self = False
             if not cover_self:
                 if card not in self.rules.forbidden_finish:

@@ -29,7 +29,9 @@ def validate(state: game_pb2.GameState) -> None:
             f"says {options.players} players but the state has {len(seats)} seats",
         )
     if len(deal.hands) != len(seats):
-        raise InvalidInput(f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}")
+        raise InvalidInput(
+            f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}"
+        )
     rules = rules_for(options)
     zones = [(f"{P}.hands[{i}].cards", h.cards) for i, h in enumerate(deal.hands)]
     zones += [(f"{P}.stock", deal.stock), (f"{P}.discard", deal.discard)]
@@ -38,7 +40,10 @@ def validate(state: game_pb2.GameState) -> None:
     for i, seat in enumerate(seats):
         if in_play and seat.eliminated and deal.hands[i].cards:
             raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
-    if sum(not s.eliminated for s in seats) < 2 and state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
+    if (
+        sum(not s.eliminated for s in seats) < 2
+        and state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER
+    ):
         raise InvalidInput("state.seats", "a match in play needs two seats still in it")
     if deal.dealer >= len(seats):
         raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
@@ -48,7 +53,9 @@ def validate(state: game_pb2.GameState) -> None:
         raise InvalidInput(f"{P}.phase", f"unknown phase {phase}")
     over = phase == DEAL_OVER
     if over != (state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS):
-        raise InvalidInput(f"{P}.phase", "must be DEAL_OVER exactly when the match phase is not in progress")
+        raise InvalidInput(
+            f"{P}.phase", "must be DEAL_OVER exactly when the match phase is not in progress"
+        )
     _check_top(deal, phase)
     if not over and seats[state.current_seat].eliminated:
         raise InvalidInput("state.current_seat", "the seat to act is out of the match")
@@ -58,18 +65,26 @@ def validate(state: game_pb2.GameState) -> None:
 def _check_top(deal: pb.HundredAndOneState, phase: int) -> None:
     if not deal.discard:
         if phase != PLAY and phase != DEAL_OVER:
-            raise InvalidInput(f"{P}.discard", "only a lead (phase PLAY) starts from an empty discard pile")
+            raise InvalidInput(
+                f"{P}.discard", "only a lead (phase PLAY) starts from an empty discard pile"
+            )
         if deal.active_suit:
             raise InvalidInput(f"{P}.active_suit", "must be unset while the discard pile is empty")
         return
     top = deal.discard[-1]
     if deal.active_suit not in SUITS:
-        raise InvalidInput(f"{P}.active_suit", "must name a suit when a card is on the discard pile")
+        raise InvalidInput(
+            f"{P}.active_suit", "must name a suit when a card is on the discard pile"
+        )
     if RANK_OF[top] != QUEEN and deal.active_suit != SUIT_OF[top]:
-        raise InvalidInput(f"{P}.active_suit", "must be the top card's suit unless the top is a Queen")
+        raise InvalidInput(
+            f"{P}.active_suit", "must be the top card's suit unless the top is a Queen"
+        )
 
 
-def _check_turn_fields(state: game_pb2.GameState, deal: pb.HundredAndOneState, phase: int, rules) -> None:  # type: ignore[no-untyped-def]
+def _check_turn_fields(
+    state: game_pb2.GameState, deal: pb.HundredAndOneState, phase: int, rules
+) -> None:  # type: ignore[no-untyped-def]
     hand = deal.hands[state.current_seat].cards
     top = deal.discard[-1] if deal.discard else 0
     if phase == DRAWN:
@@ -80,7 +95,8 @@ def _check_turn_fields(state: game_pb2.GameState, deal: pb.HundredAndOneState, p
     if phase == RESPOND:
         if not deal.pending_draw or RANK_OF[top] not in (6, 7) or not rules.transfer:
             raise InvalidInput(
-                f"{P}.pending_draw", "phase RESPOND needs a pending count on a 6 or 7 with transfer_6_7"
+                f"{P}.pending_draw",
+                "phase RESPOND needs a pending count on a 6 or 7 with transfer_6_7",
             )
     elif deal.pending_draw:
         raise InvalidInput(f"{P}.pending_draw", "is set only in phase RESPOND")
@@ -105,12 +121,17 @@ def check_move_shape(move: game_pb2.Move) -> None:
         raise InvalidInput(f"{path}.action", "must be PLAY, DRAW, PASS, ACCEPT or NAME_SUIT")
     if action == pb.HUNDRED_AND_ONE_ACTION_PLAY:
         if not is_suited(m.card):
-            raise InvalidInput(f"{path}.card", f"PLAY needs a card of the 52 suited cards; got {m.card}")
+            raise InvalidInput(
+                f"{path}.card", f"PLAY needs a card of the 52 suited cards; got {m.card}"
+            )
     elif m.card:
         raise InvalidInput(f"{path}.card", "only PLAY takes a card")
     if action == pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT and not m.suit:
         raise InvalidInput(f"{path}.suit", "NAME_SUIT needs a suit")
     if m.suit and m.suit not in SUITS:
         raise InvalidInput(f"{path}.suit", f"unknown suit {m.suit}")
-    if m.suit and action not in (pb.HUNDRED_AND_ONE_ACTION_PLAY, pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT):
+    if m.suit and action not in (
+        pb.HUNDRED_AND_ONE_ACTION_PLAY,
+        pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT,
+    ):
         raise InvalidInput(f"{path}.suit", "only PLAY (of a Queen) and NAME_SUIT take a suit")

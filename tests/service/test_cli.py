@@ -1,0 +1,124 @@
+"""The `croupier` command: help, the demo dispatch, and a real `serve`
+process that stops cleanly on SIGTERM and SIGINT."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import types
+
+import grpc
+import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
+
+from croupier import cli
+
+# Reconnect quickly so that waiting for the server's start costs little.
+FAST_RECONNECT = [
+    ("grpc.initial_reconnect_backoff_ms", 50),
+    ("grpc.min_reconnect_backoff_ms", 50),
+    ("grpc.max_reconnect_backoff_ms", 200),
+]
+
+
+def test_help_lists_both_commands(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["--help"])
+    assert caught.value.code == 0
+    out = capsys.readouterr().out
+    assert "serve" in out
+    assert "demo" in out
+
+
+def test_demo_gets_every_remaining_argument(monkeypatch: pytest.MonkeyPatch) -> None:
+    received: list[list[str]] = []
+
+    def demo_main(argv: list[str]) -> int:
+        received.append(list(argv))
+        return 3
+
+    demo = types.ModuleType("croupier_client.demo")
+    demo.main = demo_main  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "croupier_client.demo", demo)
+    argv = ["--game", "hundred_and_one", "--preset", "hd", "--seed", "7", "--help", "extra"]
+    assert cli.main(["demo", *argv]) == 3
+    assert received == [argv]
+
+
+def test_serve_refuses_unknown_flags(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        cli.main(["serve", "--bogus"])
+    assert caught.value.code == 2
+    assert "--bogus" in capsys.readouterr().err
+
+
+@pytest.fixture
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port: int = probe.getsockname()[1]
+    return port
+
+
+def _start_serve(port: int) -> subprocess.Popen[str]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    return subprocess.Popen(
+        [sys.executable, "-m", "croupier.cli", "serve", "--port", str(port), "--grace", "1"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+
+
+def _log_lines(stderr: str) -> list[dict[str, object]]:
+    # grpc core writes its own plain-text lines (a failed bind) to stderr too.
+    return [json.loads(line) for line in stderr.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.parametrize("stop_signal", [signal.SIGTERM, signal.SIGINT], ids=["TERM", "INT"])
+def test_serve_runs_until_a_stop_signal_and_exits_zero(
+    free_port: int, stop_signal: signal.Signals
+) -> None:
+    process = _start_serve(free_port)
+    try:
+        with grpc.insecure_channel(f"127.0.0.1:{free_port}", options=FAST_RECONNECT) as channel:
+            response = health_pb2_grpc.HealthStub(channel).Check(
+                health_pb2.HealthCheckRequest(service="croupier.v1.CroupierService"),
+                timeout=10,
+                wait_for_ready=True,
+            )
+        assert response.status == health_pb2.HealthCheckResponse.SERVING
+        process.send_signal(stop_signal)
+        _, stderr = process.communicate(timeout=10)
+    finally:
+        if process.poll() is None:
+            process.kill()
+            process.communicate()
+    assert process.returncode == 0, stderr
+    lines = _log_lines(stderr)
+    events = [line["event"] for line in lines]
+    assert events == ["listening", "stopping", "stopped"], stderr
+    listening = lines[0]
+    assert listening["port"] == free_port
+    assert listening["protobuf_backend"] == "upb"
+    assert lines[1]["signal"] == stop_signal.name
+
+
+def test_serve_on_a_busy_port_exits_nonzero_with_a_log_line(free_port: int) -> None:
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", free_port))
+        squatter.listen()
+        process = _start_serve(free_port)
+        try:
+            _, stderr = process.communicate(timeout=10)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.communicate()
+    assert process.returncode == 1, stderr
+    assert [line["event"] for line in _log_lines(stderr)] == ["listen_failed"]

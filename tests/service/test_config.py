@@ -1,0 +1,65 @@
+"""Server configuration: defaults, then environment variables, then flags."""
+
+from __future__ import annotations
+
+import pytest
+
+from croupier.service.config import ServerConfig
+
+
+def test_defaults_without_flags_or_environment() -> None:
+    config = ServerConfig.from_env_and_args([], env={})
+    assert config == ServerConfig()
+    assert (config.host, config.port, config.log_level, config.max_workers) == (
+        "127.0.0.1",
+        50051,
+        "info",
+        4,
+    )
+
+
+def test_environment_overrides_defaults() -> None:
+    env = {"CROUPIER_HOST": "0.0.0.0", "CROUPIER_PORT": "6000", "CROUPIER_LOG_LEVEL": "DEBUG"}
+    config = ServerConfig.from_env_and_args([], env=env)
+    assert (config.host, config.port, config.log_level) == ("0.0.0.0", 6000, "debug")
+
+
+def test_flags_override_environment() -> None:
+    env = {"CROUPIER_HOST": "0.0.0.0", "CROUPIER_PORT": "6000", "CROUPIER_LOG_LEVEL": "debug"}
+    argv = ["--host", "::1", "--port", "0", "--log-level", "error", "--max-workers", "2"]
+    config = ServerConfig.from_env_and_args(argv, env=env)
+    assert (config.host, config.port, config.log_level, config.max_workers) == (
+        "::1",
+        0,
+        "error",
+        2,
+    )
+
+
+@pytest.mark.parametrize(
+    ("argv", "env"),
+    [
+        (["--port", "70000"], {}),
+        (["--log-level", "loud"], {}),
+        (["--max-workers", "0"], {}),
+        ([], {"CROUPIER_PORT": "http"}),
+        ([], {"CROUPIER_LOG_LEVEL": "verbose"}),
+    ],
+)
+def test_a_bad_value_is_a_usage_error(argv: list[str], env: dict[str, str]) -> None:
+    with pytest.raises(SystemExit) as caught:
+        ServerConfig.from_env_and_args(argv, env=env)
+    assert caught.value.code == 2
+
+
+def test_a_bad_flag_is_refused_even_when_the_environment_is_fine() -> None:
+    # Precedence applies to errors too: a good env value does not hide a bad flag.
+    with pytest.raises(SystemExit):
+        ServerConfig.from_env_and_args(["--port", "-1"], env={"CROUPIER_PORT": "6000"})
+
+
+def test_a_config_built_in_code_is_checked_like_the_flags() -> None:
+    with pytest.raises(ValueError, match="port"):
+        ServerConfig(port=70000)
+    with pytest.raises(ValueError, match="log_level"):
+        ServerConfig(log_level="INFO")
