@@ -1,0 +1,206 @@
+"""A small typed client for CroupierService over the generated stub.
+
+It converts nothing but the edges a person types (option values by name) and
+turns gRPC errors into `CroupierError` with their field violations; every
+rule stays on the server. The messages it returns are the generated ones.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence, Set
+from types import TracebackType
+from typing import Any, TypeVar
+
+import grpc
+from google.rpc import error_details_pb2
+from grpc_status import rpc_status
+
+from croupier.v1 import game_pb2, options_pb2, service_pb2, service_pb2_grpc
+
+DEFAULT_TARGET = "127.0.0.1:50051"
+
+# What an option may be set to by name: bool (BOOL), int (INT), str (ENUM, the
+# value name without its type prefix, e.g. "DEALER_UPCARD") and a collection of
+# names (SET).
+OptionInput = bool | int | str | Sequence[str] | Set[str]
+
+_Response = TypeVar("_Response")
+
+
+class CroupierError(Exception):
+    """A call that the server (or the channel) answered with a gRPC error.
+
+    `code` is the grpc.StatusCode; `field_violations` holds the
+    (field path, description) pairs of a google.rpc.BadRequest detail, which
+    the server attaches to INVALID_ARGUMENT.
+    """
+
+    def __init__(
+        self,
+        rpc: str,
+        code: grpc.StatusCode,
+        details: str,
+        field_violations: Sequence[tuple[str, str]] = (),
+    ) -> None:
+        self.rpc = rpc
+        self.code = code
+        self.details = details
+        self.field_violations = tuple(field_violations)
+        text = f"{rpc} failed: {code.name}: {details}"
+        for field, description in self.field_violations:
+            text += f"\n  {field}: {description}"
+        super().__init__(text)
+
+    @classmethod
+    def from_rpc_error(cls, rpc: str, error: grpc.RpcError) -> CroupierError:
+        """Read the status code, message and BadRequest details of `error`."""
+        code = error.code() if isinstance(error, grpc.Call) else grpc.StatusCode.UNKNOWN
+        details = (error.details() if isinstance(error, grpc.Call) else None) or str(error)
+        violations: list[tuple[str, str]] = []
+        status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
+        for detail in status.details if status is not None else ():
+            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
+                bad_request = error_details_pb2.BadRequest()
+                detail.Unpack(bad_request)
+                violations.extend((v.field, v.description) for v in bad_request.field_violations)
+        return cls(rpc, code, details, violations)
+
+
+def option_value(value: OptionInput) -> options_pb2.OptionValue:
+    """The OptionValue of a Python value: bool → bool_value, int → int_value,
+    str → enum_value, a collection of str → set_value.
+
+    A list or tuple keeps its order; a set is sorted so that the same options
+    always give the same request bytes. Raises TypeError for anything else.
+    """
+    # bool first: it is a subclass of int.
+    if isinstance(value, bool):
+        return options_pb2.OptionValue(bool_value=value)
+    if isinstance(value, int):
+        return options_pb2.OptionValue(int_value=value)
+    if isinstance(value, str):
+        return options_pb2.OptionValue(enum_value=value)
+    if isinstance(value, Set):
+        names: Iterable[Any] = sorted(value)
+    elif isinstance(value, Sequence):
+        names = value
+    else:
+        raise TypeError(f"an option value is a bool, int, str or list of str; got {value!r}")
+    names = list(names)
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"a SET option lists names (str); got {name!r} in {value!r}")
+    return options_pb2.OptionValue(set_value=options_pb2.NameList(names=names))
+
+
+def option_settings(options: Mapping[str, OptionInput]) -> list[options_pb2.OptionSetting]:
+    """One OptionSetting per entry of `options`, in the mapping's order."""
+    return [
+        options_pb2.OptionSetting(name=name, value=option_value(v)) for name, v in options.items()
+    ]
+
+
+class CroupierClient:
+    """A connection to one Croupier server (or load balancer).
+
+    ``CroupierClient("host:port")`` opens an insecure channel and closes it in
+    `close()` or at the end of a ``with`` block. A channel passed in
+    (`channel=`, e.g. a secure one) belongs to the caller and is left open.
+    `timeout` is the deadline of every call in seconds (None: no deadline).
+    Every method raises `CroupierError` when the call fails.
+    """
+
+    def __init__(
+        self,
+        target: str = DEFAULT_TARGET,
+        *,
+        channel: grpc.Channel | None = None,
+        timeout: float | None = 10.0,
+    ) -> None:
+        self.target = target
+        self.timeout = timeout
+        self._owns_channel = channel is None
+        self._channel = grpc.insecure_channel(target) if channel is None else channel
+        self._stub = service_pb2_grpc.CroupierServiceStub(self._channel)
+
+    def __enter__(self) -> CroupierClient:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        traceback: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close the channel if this client opened it."""
+        if self._owns_channel:
+            self._channel.close()
+
+    def _call(self, rpc: str, request: Any, response_type: type[_Response]) -> _Response:
+        try:
+            response = getattr(self._stub, rpc)(request, timeout=self.timeout)
+        except grpc.RpcError as error:
+            raise CroupierError.from_rpc_error(rpc, error) from error
+        assert isinstance(response, response_type)
+        return response
+
+    def list_games(self) -> list[options_pb2.GameDescriptor]:
+        """Every game the server knows, with its option catalogue and presets."""
+        response = self._call(
+            "ListGames", service_pb2.ListGamesRequest(), service_pb2.ListGamesResponse
+        )
+        return list(response.games)
+
+    def new_game(
+        self,
+        game: str,
+        *,
+        preset: str = "",
+        seat_count: int,
+        seed: int,
+        options: Mapping[str, OptionInput] | None = None,
+        seat_names: Sequence[str] = (),
+    ) -> service_pb2.NewGameResponse:
+        """Deal the first deal of a new match.
+
+        `preset` empty means the game's default preset; `options` override it
+        by name (see `option_value` for the accepted Python types).
+        """
+        request = service_pb2.NewGameRequest(
+            game=game,
+            preset=preset,
+            options=option_settings(options or {}),
+            seat_count=seat_count,
+            seat_names=list(seat_names),
+            seed=seed,
+        )
+        return self._call("NewGame", request, service_pb2.NewGameResponse)
+
+    def apply(
+        self, state: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+    ) -> service_pb2.ApplyMoveResponse:
+        """Check `move` and, when legal (and not `validate_only`), play it.
+
+        An illegal move is an answer, not an error: `accepted` is false and
+        `rejection` says which rule forbids it.
+        """
+        request = service_pb2.ApplyMoveRequest(state=state, move=move, validate_only=validate_only)
+        return self._call("ApplyMove", request, service_pb2.ApplyMoveResponse)
+
+    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]:
+        """Every legal move of `seat`, with its notation, in the server's canonical order."""
+        request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
+        return list(self._call("ListLegalMoves", request, service_pb2.ListLegalMovesResponse).moves)
+
+    def view(self, state: game_pb2.GameState, seat: int) -> game_pb2.View:
+        """What `seat` may see of `state` (no seed; hidden cards only counted)."""
+        request = service_pb2.GetViewRequest(state=state, seat=seat)
+        return self._call("GetView", request, service_pb2.GetViewResponse).view
+
+    def next_deal(self, state: game_pb2.GameState) -> service_pb2.NextDealResponse:
+        """Start the next deal of a match whose last deal is over."""
+        request = service_pb2.NextDealRequest(state=state)
+        return self._call("NextDeal", request, service_pb2.NextDealResponse)

@@ -1,0 +1,334 @@
+"""`croupier demo`: random bots play a whole match through a running server.
+
+The match uses only the public RPCs a harness would (NewGame, ListLegalMoves,
+ApplyMove, NextDeal, and ListGames to check the arguments) and prints a
+transcript built from the server's answers alone: the same arguments give a
+byte-identical transcript on any replica.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable, Mapping, Sequence
+
+from croupier.v1 import game_pb2, hundred_and_one_pb2, service_pb2
+from croupier_client.bots import Bot, RandomBot
+from croupier_client.cards import card_text, suit_name
+from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError, OptionInput
+
+DEFAULT_GAME = "hundred_and_one"
+DEFAULT_SEED = 7
+DEFAULT_SEATS = 3
+DEFAULT_MAX_MOVES = 100_000
+
+# Called with the state a move was played on, the chosen move and the answer.
+MoveHook = Callable[
+    [game_pb2.GameState, service_pb2.LegalMove, service_pb2.ApplyMoveResponse], None
+]
+
+_NOTE = " " * 6  # notes sit under the mover's name of a move line
+
+
+class MatchTooLong(RuntimeError):
+    """A match went on for more than `max_moves` moves; it carries the state
+    reached and the transcript so far."""
+
+    def __init__(
+        self, max_moves: int, state: game_pb2.GameState, transcript: Sequence[str]
+    ) -> None:
+        super().__init__(
+            f"the match is not over after {max_moves} moves "
+            f"(deal {state.match.deal_number}, move number {state.move_number}); "
+            "raise the move limit or look for a game that cannot end"
+        )
+        self.max_moves = max_moves
+        self.state = state
+        self.transcript = list(transcript)
+
+
+def default_bots(seed: int, seats: int) -> list[Bot]:
+    """One RandomBot per seat, each seeded from the match seed and its seat."""
+    # Seats are fewer than 256, so every (seed, seat) pair gets its own seed.
+    return [RandomBot((seed << 8) | seat) for seat in range(seats)]
+
+
+def play_match(
+    client: CroupierClient,
+    game: str,
+    preset: str,
+    seats: int,
+    seed: int,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    *,
+    bots: Sequence[Bot] | None = None,
+    options: Mapping[str, OptionInput] | None = None,
+    on_move: MoveHook | None = None,
+) -> tuple[game_pb2.GameState, list[str]]:
+    """Play one match to its end and return the final state and the transcript.
+
+    Each move is chosen by the bot of the seat to act (`default_bots` when
+    `bots` is None) among that seat's ListLegalMoves answer, then played with
+    ApplyMove; a finished deal is followed by NextDeal. `on_move(state, choice,
+    answer)` sees every accepted move with the state it was played on (e.g. to
+    record ApplyMove requests for a load test). Raises MatchTooLong
+    after `max_moves` moves, CroupierError when a call fails, and RuntimeError
+    when the server contradicts itself (no legal move, or a listed move
+    rejected).
+    """
+    players = list(default_bots(seed, seats) if bots is None else bots)
+    if len(players) != seats:
+        raise ValueError(f"{seats} seats need {seats} bots; got {len(players)}")
+    started = client.new_game(game, preset=preset, seat_count=seats, seed=seed, options=options)
+    state = started.state
+    transcript = _Transcript(state)
+    lines = [f"Game {game}, preset {preset or '(default)'}, {seats} seats, seed {seed}"]
+    lines += transcript.deal_started(state, started.events)
+    moves = 0
+    while state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
+        if state.match.phase == game_pb2.MATCH_PHASE_DEAL_OVER:
+            dealt = client.next_deal(state)
+            state = dealt.state
+            lines += transcript.deal_started(state, dealt.events)
+            continue
+        if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+            raise RuntimeError(f"the server returned a state in match phase {state.match.phase}")
+        if moves >= max_moves:
+            raise MatchTooLong(max_moves, state, lines)
+        seat = state.current_seat
+        legal = client.legal_moves(state, seat)
+        if not legal:
+            raise RuntimeError(
+                f"seat {seat} is to act but has no legal move (move number {state.move_number})"
+            )
+        choice = players[seat].choose(legal)
+        answer = client.apply(state, choice.move)
+        if not answer.accepted:
+            raise RuntimeError(
+                f"the server rejected {choice.notation!r}, which it listed as legal: "
+                f"{answer.rejection.message}"
+            )
+        if on_move is not None:
+            on_move(state, choice, answer)
+        state = answer.state
+        moves += 1
+        lines.append(f"{state.move_number:>4}. {transcript.name(seat)} {answer.notation}")
+        lines += transcript.notes(choice.move, answer.events, state)
+    lines.append("")
+    lines.append(f"Match over after {moves} moves and {state.match.deal_number} deals.")
+    winners = ", ".join(transcript.name(s) for s in state.match.winners)
+    label = "Winner" if len(state.match.winners) == 1 else "Winners"
+    lines.append(f"{label}: {winners} (totals {transcript.totals(state)})")
+    return state, lines
+
+
+class _Transcript:
+    """Turns the events of the server's answers into transcript lines."""
+
+    def __init__(self, state: game_pb2.GameState) -> None:
+        self._names = [seat.name or f"P{i}" for i, seat in enumerate(state.seats)]
+        # Seats out of the match before the current deal: they score nothing.
+        self._out_before_deal: set[int] = set()
+
+    def name(self, seat: int) -> str:
+        """The display name of a seat (its number when out of range)."""
+        return self._names[seat] if seat < len(self._names) else f"seat {seat}"
+
+    def totals(self, state: game_pb2.GameState) -> str:
+        """Every seat's match total, in seat order."""
+        return ", ".join(f"{self.name(i)} {seat.score}" for i, seat in enumerate(state.seats))
+
+    def deal_started(
+        self, state: game_pb2.GameState, events: Sequence[game_pb2.Event]
+    ) -> list[str]:
+        """The heading of a deal and the notes on what its start caused."""
+        self._out_before_deal = {i for i, seat in enumerate(state.seats) if seat.eliminated}
+        lines = [""]
+        rest = []
+        for event in events:
+            if event.kind != game_pb2.EVENT_KIND_DEAL_STARTED:
+                rest.append(event)
+                continue
+            heading = f"Deal {state.match.deal_number} — dealer {self.name(event.seat)}"
+            if event.cards:
+                heading += f", upcard {card_text(event.cards[0])}"
+            else:
+                heading += f", {self.name(event.target_seat)} leads"
+            lines.append(heading)
+        if len(lines) == 1:  # a server that sent no DEAL_STARTED event
+            lines.append(f"Deal {state.match.deal_number}")
+        lines += self.notes(None, rest, state)
+        return lines
+
+    def notes(
+        self,
+        move: game_pb2.Move | None,
+        events: Sequence[game_pb2.Event],
+        state: game_pb2.GameState,
+    ) -> list[str]:
+        """Notes on the events of one answer that its move line does not say."""
+        notes = []
+        for event in events:
+            text = self._note(move, event, state)
+            if text:
+                notes.append(_NOTE + text)
+        return notes
+
+    def _note(
+        self, move: game_pb2.Move | None, event: game_pb2.Event, state: game_pb2.GameState
+    ) -> str:
+        kind = event.kind
+        who = self.name(event.seat)
+        by_mover = move is not None and event.seat == move.seat
+        action = move.hundred_and_one.action if move is not None else 0
+        if kind == game_pb2.EVENT_KIND_CARD_PLAYED and by_mover:
+            return ""  # the move line shows the card
+        if kind == game_pb2.EVENT_KIND_CARD_PLAYED:
+            return f"{who} plays {card_text(event.cards[0]) if event.cards else '?'}"
+        if kind == game_pb2.EVENT_KIND_CARDS_DRAWN:
+            if by_mover and action == _DRAW and event.count == 1:
+                return ""  # a plain DRAW: the move line says it
+            return f"{who} draws {event.count}"
+        if kind == game_pb2.EVENT_KIND_PASSED:
+            return "" if by_mover and action == _PASS else f"{who} passes"
+        if kind == game_pb2.EVENT_KIND_SUIT_NAMED:
+            return (
+                "" if by_mover and action == _NAME_SUIT else f"{who} names {suit_name(event.suit)}"
+            )
+        if kind == game_pb2.EVENT_KIND_TURN_SKIPPED:
+            return f"{who} is skipped"
+        if kind == game_pb2.EVENT_KIND_DIRECTION_REVERSED:
+            return "direction reversed"
+        if kind == game_pb2.EVENT_KIND_PENALTY_PENDING:
+            return f"{self.name(event.target_seat)} must take {event.count} or pass it on"
+        if kind == game_pb2.EVENT_KIND_STOCK_RESTOCKED:
+            return f"the discards become the stock ({event.count} cards)"
+        if kind == game_pb2.EVENT_KIND_COVER_REQUIRED:
+            return f"{who} must cover"
+        if kind == game_pb2.EVENT_KIND_COVER_LAPSED:
+            return f"{who} need not cover: nothing left to draw"
+        if kind == game_pb2.EVENT_KIND_FINISH_FORBIDDEN:
+            card = card_text(event.cards[0]) if event.cards else "that card"
+            return f"{who} may not finish on {card}; play goes on"
+        if kind == game_pb2.EVENT_KIND_DEAL_ENDED:
+            winners = ", ".join(self.name(s) for s in event.seats)
+            points = ", ".join(
+                f"{self.name(i)} {p}"
+                for i, p in enumerate(event.scores)
+                if i not in self._out_before_deal
+            )
+            return (
+                f"Deal {state.match.deal_number} won by {winners}: points {points}; "
+                f"totals {self.totals(state)}"
+            )
+        if kind == game_pb2.EVENT_KIND_SCORE_RESET:
+            return f"{who}'s total {event.count} is reset to {event.points}"
+        if kind == game_pb2.EVENT_KIND_SEAT_ELIMINATED:
+            return f"{who} is out of the match (total {event.points})"
+        if kind == game_pb2.EVENT_KIND_MATCH_ENDED:
+            return ""  # the closing lines name the winners
+        known = kind in game_pb2.EventKind.values()
+        return f"{who}: {game_pb2.EventKind.Name(kind) if known else f'event {kind}'}"
+
+
+# Moves whose own line already says what their events would.
+_DRAW = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_DRAW
+_PASS = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_PASS
+_NAME_SUIT = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_NAME_SUIT
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The `croupier demo` argument parser."""
+    parser = argparse.ArgumentParser(
+        prog="croupier demo",
+        description="Random bots play a whole match through a running Croupier server; "
+        "the transcript goes to stdout and is the same for the same arguments.",
+    )
+    parser.add_argument("--game", default=DEFAULT_GAME, help=f"game id (default {DEFAULT_GAME})")
+    parser.add_argument(
+        "--preset", default="", help="preset name (default: the game's default preset)"
+    )
+    parser.add_argument(
+        "--seed", type=_uint64, default=DEFAULT_SEED, help=f"match seed (default {DEFAULT_SEED})"
+    )
+    parser.add_argument(
+        "--seats",
+        type=int,
+        default=None,
+        help=f"number of seats (default {DEFAULT_SEATS}, within the preset's range)",
+    )
+    parser.add_argument(
+        "--target",
+        default=DEFAULT_TARGET,
+        help=f"server address host:port (default {DEFAULT_TARGET})",
+    )
+    parser.add_argument(
+        "--max-moves",
+        type=int,
+        default=DEFAULT_MAX_MOVES,
+        help=f"stop with an error after this many moves (default {DEFAULT_MAX_MOVES})",
+    )
+    parser.add_argument(
+        "--timeout", type=float, default=10.0, help="deadline of each call in seconds (default 10)"
+    )
+    return parser
+
+
+def _uint64(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if not 0 <= value < 2**64:
+        raise argparse.ArgumentTypeError(f"a seed is in [0, 2**64); got {value}")
+    return value
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the demo; returns the exit code (1 when the server cannot be used or
+    the match exceeds --max-moves; argument errors exit with 2)."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    with CroupierClient(args.target, timeout=args.timeout) as client:
+        try:
+            games = client.list_games()
+        except CroupierError as error:
+            print(
+                f"croupier demo: cannot use the server at {args.target}: {error}", file=sys.stderr
+            )
+            return 1
+        descriptors = {g.name: g for g in games}
+        descriptor = descriptors.get(args.game)
+        if descriptor is None:
+            parser.error(
+                f"unknown game {args.game!r}; the server has {', '.join(sorted(descriptors))}"
+            )
+        presets = {p.name: p for p in descriptor.presets}
+        preset_name = args.preset.lower() or descriptor.default_preset
+        preset = presets.get(preset_name)
+        if preset is None:
+            parser.error(
+                f"unknown preset {args.preset!r} for {args.game}; known: {', '.join(presets)}"
+            )
+        low = max(descriptor.min_seats, preset.min_seats)
+        high = min(descriptor.max_seats, preset.max_seats)
+        seats = min(max(DEFAULT_SEATS, low), high) if args.seats is None else args.seats
+        if not low <= seats <= high:
+            parser.error(f"{args.game} preset {preset.name} is played by {low} to {high} seats")
+        if args.max_moves < 1:
+            parser.error("--max-moves must be at least 1")
+        try:
+            _, lines = play_match(client, args.game, preset.name, seats, args.seed, args.max_moves)
+        except MatchTooLong as error:
+            print("\n".join(error.transcript))
+            print(f"croupier demo: {error}", file=sys.stderr)
+            return 1
+        except CroupierError as error:
+            print(f"croupier demo: {error}", file=sys.stderr)
+            return 1
+    print("\n".join(lines))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
