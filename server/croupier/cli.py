@@ -21,7 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     serve = commands.add_parser(
         "serve",
-        help="run the gRPC server until SIGTERM or SIGINT",
+        help="run the gRPC server (worker processes) until SIGTERM or SIGINT",
         description="Run the gRPC server. Flags win over their environment variables.",
     )
     add_arguments(serve)
@@ -41,7 +41,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     from croupier.service.config import ServerConfig
-    from croupier.service.server import serve
+    from croupier.service.supervisor import serve
 
     try:
         config = ServerConfig.from_namespace(namespace)

@@ -7,17 +7,15 @@ from collections.abc import Iterator
 import pytest
 
 from croupier.service.config import ServerConfig
-from croupier.service.server import create_server
+from croupier.service.server import ServerThread
 from croupier_client.client import CroupierClient
 
 
 @pytest.fixture(scope="session")
 def target() -> Iterator[str]:
     """host:port of a real CroupierService server running in this process."""
-    server, port = create_server(ServerConfig(port=0))
-    server.start()
-    yield f"127.0.0.1:{port}"
-    server.stop(None)
+    with ServerThread(ServerConfig(port=0, grace=0.0)) as port:
+        yield f"127.0.0.1:{port}"
 
 
 @pytest.fixture

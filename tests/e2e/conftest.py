@@ -72,7 +72,7 @@ def _start_server(log_dir: Path) -> tuple[subprocess.Popen[bytes], str]:
         with log.open("wb") as sink:
             process = subprocess.Popen(
                 [sys.executable, "-m", "croupier.cli", "serve", "--host", "127.0.0.1"]
-                + ["--port", str(port)],
+                + ["--port", str(port), "--workers", "2", "--metrics-port", "0"],
                 stdout=sink,
                 stderr=subprocess.STDOUT,
             )

@@ -12,7 +12,7 @@ from grpc_status import rpc_status
 
 from croupier.engine import api
 from croupier.service.config import ServerConfig
-from croupier.service.server import create_server
+from croupier.service.server import ServerThread
 from croupier.v1 import game_pb2, service_pb2, service_pb2_grpc
 
 NEW_GAME = service_pb2.NewGameRequest(game="hundred_and_one", preset="hd", seat_count=3, seed=7)
@@ -20,10 +20,8 @@ NEW_GAME = service_pb2.NewGameRequest(game="hundred_and_one", preset="hd", seat_
 
 @pytest.fixture(scope="session")
 def server_port() -> Iterator[int]:
-    server, port = create_server(ServerConfig(port=0))
-    server.start()
-    yield port
-    server.stop(None)
+    with ServerThread(ServerConfig(port=0, grace=0.0)) as port:
+        yield port
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from croupier.service.config import ServerConfig
@@ -10,12 +12,13 @@ from croupier.service.config import ServerConfig
 def test_defaults_without_flags_or_environment() -> None:
     config = ServerConfig.from_env_and_args([], env={})
     assert config == ServerConfig()
-    assert (config.host, config.port, config.log_level, config.max_workers) == (
+    assert (config.host, config.port, config.log_level, config.metrics_port) == (
         "127.0.0.1",
         50051,
         "info",
-        4,
+        9095,
     )
+    assert config.workers == len(os.sched_getaffinity(0))  # one per core
 
 
 def test_environment_overrides_defaults() -> None:
@@ -26,9 +29,9 @@ def test_environment_overrides_defaults() -> None:
 
 def test_flags_override_environment() -> None:
     env = {"CROUPIER_HOST": "0.0.0.0", "CROUPIER_PORT": "6000", "CROUPIER_LOG_LEVEL": "debug"}
-    argv = ["--host", "::1", "--port", "0", "--log-level", "error", "--max-workers", "2"]
+    argv = ["--host", "::1", "--port", "0", "--log-level", "error", "--workers", "2"]
     config = ServerConfig.from_env_and_args(argv, env=env)
-    assert (config.host, config.port, config.log_level, config.max_workers) == (
+    assert (config.host, config.port, config.log_level, config.workers) == (
         "::1",
         0,
         "error",
@@ -41,7 +44,9 @@ def test_flags_override_environment() -> None:
     [
         (["--port", "70000"], {}),
         (["--log-level", "loud"], {}),
-        (["--max-workers", "0"], {}),
+        (["--workers", "0"], {}),
+        (["--max-batch", "0"], {}),
+        ([], {"CROUPIER_MAX_CONCURRENT_RPCS": "-3"}),
         ([], {"CROUPIER_PORT": "http"}),
         ([], {"CROUPIER_LOG_LEVEL": "verbose"}),
     ],

@@ -25,10 +25,9 @@ def test_an_unexpected_exception_is_internal_and_the_server_survives(
         stub.ListGames(service_pb2.ListGamesRequest(), timeout=5)
     assert caught.value.code() == grpc.StatusCode.INTERNAL
     assert caught.value.details() == INTERNAL_MESSAGE
-    [entry] = [e for e in logs if e["event"] == "rpc_failed"]
-    assert entry["rpc"] == "ListGames"
-    assert entry["log_level"] == "error"
-    assert entry["exc_info"] is True
+    [entry] = [e for e in logs if e["event"] == "rpc" and e.get("outcome") == "error"]
+    assert (entry["rpc"], entry["code"], entry["log_level"]) == ("ListGames", "INTERNAL", "error")
+    assert isinstance(entry["exc_info"], RuntimeError)  # the cause, with its traceback
 
     monkeypatch.undo()
     assert stub.ListGames(service_pb2.ListGamesRequest(), timeout=5).games

@@ -33,5 +33,7 @@ def test_reflection_lists_the_services_and_serves_their_descriptors(
         "ApplyMove",
         "ListLegalMoves",
         "GetView",
+        "ApplyMoveBatch",
+        "ApplyMoveStream",
         "NextDeal",
     ]

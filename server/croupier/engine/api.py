@@ -195,11 +195,17 @@ def _check_move(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> N
     game.check_move_shape(move)
 
 
-def apply_move(request: service_pb2.ApplyMoveRequest) -> service_pb2.ApplyMoveResponse:
-    """Check a move and, when legal, play it on a copy of the state."""
+def apply_move(
+    request: service_pb2.ApplyMoveRequest, into: service_pb2.ApplyMoveResponse | None = None
+) -> service_pb2.ApplyMoveResponse:
+    """Check a move and, when legal, play it on a copy of the state.
+
+    `into` is an empty response to fill (a batch result) instead of a new one.
+    """
     game = check_state(request.state)
     _check_move(game, request.state, request.move)
-    response = service_pb2.ApplyMoveResponse(notation=game.notation(request.move))
+    response = service_pb2.ApplyMoveResponse() if into is None else into
+    response.notation = game.notation(request.move)
     after = response.state
     after.CopyFrom(request.state)
     try:

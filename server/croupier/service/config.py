@@ -5,10 +5,14 @@ from __future__ import annotations
 import argparse
 import os
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 LOG_LEVELS = ("debug", "info", "warning", "error", "critical")
+
+
+def _cores() -> int:
+    return len(os.sched_getaffinity(0))
 
 
 @dataclass(frozen=True)
@@ -18,10 +22,23 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 50051
     log_level: str = "info"
-    # A small pool beat 16 or 64 threads by ~20 % (DESIGN.md, Performance model).
-    max_workers: int = 4
+    # Worker processes sharing the port: one process saturates about one core
+    # (the GIL), so one per core (DESIGN.md, Performance model).
+    workers: int = field(default_factory=_cores)
+    # The Prometheus endpoint, served by the supervisor for all workers.
+    metrics_port: int = 9095
     # Seconds in-flight calls get to finish after SIGTERM.
     grace: float = 5.0
+    # Seconds between health turning NOT_SERVING and the listener closing, for
+    # load balancers to notice (a Kubernetes readiness period); 0 by default.
+    drain: float = 0.0
+    # Requests and responses larger than this are refused (RESOURCE_EXHAUSTED).
+    max_message_bytes: int = 4 * 1024 * 1024
+    # Items in one ApplyMoveBatch call (RESOURCE_EXHAUSTED beyond).
+    max_batch: int = 1024
+    # Calls served at once by one worker; more are refused at once with
+    # RESOURCE_EXHAUSTED instead of queueing without bound.
+    max_concurrent_rpcs: int = 256
     # Off by default so that a second server on a busy port fails loudly instead
     # of silently sharing its traffic; the multi-process supervisor turns it on.
     reuse_port: bool = False
@@ -86,7 +103,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
             type=spec.parse,
             default=None,
             metavar=spec.metavar,
-            help=f"{spec.help} ({where}default {default})",
+            help=f"{spec.help} ({where}default {default})".replace("%", "%%"),
         )
 
 
@@ -148,8 +165,32 @@ _FLAGS = (
     _Flag(
         "--log-level", "log_level", "CROUPIER_LOG_LEVEL", _log_level, "LEVEL", "/".join(LOG_LEVELS)
     ),
-    _Flag("--max-workers", "max_workers", None, _positive_int, "N", "threads serving calls"),
     _Flag(
-        "--grace", "grace", None, _non_negative_float, "SECONDS", "time calls get to finish on stop"
+        "--workers", "workers", "CROUPIER_WORKERS", _positive_int, "N",
+        "worker processes sharing the port (default: one per core)",
     ),
-)
+    _Flag(
+        "--metrics-port", "metrics_port", "CROUPIER_METRICS_PORT", _port, "PORT",
+        "Prometheus metrics port; 0 picks a free one",
+    ),
+    _Flag(
+        "--grace", "grace", "CROUPIER_GRACE", _non_negative_float, "SECONDS",
+        "time in-flight calls get to finish on SIGTERM",
+    ),
+    _Flag(
+        "--drain", "drain", "CROUPIER_DRAIN", _non_negative_float, "SECONDS",
+        "time between health NOT_SERVING and closing the port on SIGTERM",
+    ),
+    _Flag(
+        "--max-message-bytes", "max_message_bytes", "CROUPIER_MAX_MESSAGE_BYTES",
+        _positive_int, "BYTES", "largest request or response",
+    ),
+    _Flag(
+        "--max-batch", "max_batch", "CROUPIER_MAX_BATCH", _positive_int, "N",
+        "most items in one ApplyMoveBatch call",
+    ),
+    _Flag(
+        "--max-concurrent-rpcs", "max_concurrent_rpcs", "CROUPIER_MAX_CONCURRENT_RPCS",
+        _positive_int, "N", "calls one worker serves at once; more get RESOURCE_EXHAUSTED",
+    ),
+)  # fmt: skip

@@ -1,10 +1,10 @@
 """Request decoding that turns unparsable bytes into an answer, not a crash.
 
-grpc's sync server answers INTERNAL ("Exception deserializing request!") when
+grpc answers INTERNAL ("Exception deserializing request!") when
 a deserializer raises, and also when it returns None, before any handler
 runs. A client that sends broken bytes made a bad request, so the
 deserializer returns an `Unparsable` marker instead and the handler answers
-INVALID_ARGUMENT (see `errors.maps_engine_errors`).
+INVALID_ARGUMENT (see `handlers.py`).
 """
 
 from __future__ import annotations

@@ -3,6 +3,8 @@
 * `InvalidInput` (and bytes that do not parse) -> INVALID_ARGUMENT, with a
   `google.rpc.BadRequest` holding one field violation per problem;
 * `FailedPrecondition` -> FAILED_PRECONDITION;
+* `Overloaded` (a limit of this server) -> RESOURCE_EXHAUSTED;
+* `DeadlinePassed` -> DEADLINE_EXCEEDED;
 * anything else -> INTERNAL, with the traceback in the log and none on the
   wire: a bug answers one call and the server keeps serving.
 
@@ -11,51 +13,34 @@ Illegal moves never get here: the engine answers them with a rejection.
 
 from __future__ import annotations
 
-import functools
-from collections.abc import Callable
-from typing import Any, TypeVar
-
-import structlog
 from google.rpc import code_pb2, error_details_pb2, status_pb2
-from grpc_status import rpc_status
 
 from croupier.engine.errors import FailedPrecondition, InvalidInput
-from croupier.service.decoding import Unparsable
-
-_log = structlog.get_logger("croupier.service")
-
-Handler = TypeVar("Handler", bound=Callable[[Any, Any, Any], Any])
+from croupier.v1 import service_pb2
 
 INTERNAL_MESSAGE = "internal error; the server log has the details"
 
 
-def maps_engine_errors(handler: Handler) -> Handler:
-    """Wrap a servicer method `(self, request, context)` so that every engine
-    error, unparsable request or bug ends the call with the right status.
+class Overloaded(Exception):
+    """A request over one of the server's limits (batch size, …)."""
 
-    The wrapped method must report problems by raising, never by calling
-    `context.abort` itself (grpc's abort raises a bare Exception, which would
-    be taken for a bug here).
-    """
-    rpc = handler.__name__
 
-    @functools.wraps(handler)
-    def wrapper(self: Any, request: Any, context: Any) -> Any:
-        try:
-            if isinstance(request, Unparsable):
-                raise InvalidInput("request", f"cannot be parsed as {request.type_name}")
-            return handler(self, request, context)
-        except InvalidInput as error:
-            status = invalid_argument_status(error)
-        except FailedPrecondition as error:
-            status = status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=str(error))
-        except Exception:
-            _log.exception("rpc_failed", rpc=rpc)
-            status = status_pb2.Status(code=code_pb2.INTERNAL, message=INTERNAL_MESSAGE)
-        # Outside the try: abort works by raising, and that must reach grpc.
-        context.abort_with_status(rpc_status.to_status(status))
+class DeadlinePassed(Exception):
+    """The caller's deadline passed before the work was done."""
 
-    return wrapper  # type: ignore[return-value]
+
+def status_for(error: BaseException) -> tuple[status_pb2.Status, bool]:
+    """The status a call that raised `error` ends with, and whether it is a
+    bug (INTERNAL) whose cause belongs in the log."""
+    if isinstance(error, InvalidInput):
+        return invalid_argument_status(error), False
+    if isinstance(error, FailedPrecondition):
+        return status_pb2.Status(code=code_pb2.FAILED_PRECONDITION, message=str(error)), False
+    if isinstance(error, Overloaded):
+        return status_pb2.Status(code=code_pb2.RESOURCE_EXHAUSTED, message=str(error)), False
+    if isinstance(error, DeadlinePassed):
+        return status_pb2.Status(code=code_pb2.DEADLINE_EXCEEDED, message=str(error)), False
+    return status_pb2.Status(code=code_pb2.INTERNAL, message=INTERNAL_MESSAGE), True
 
 
 def invalid_argument_status(error: InvalidInput) -> status_pb2.Status:
@@ -66,3 +51,13 @@ def invalid_argument_status(error: InvalidInput) -> status_pb2.Status:
     status = status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(error))
     status.details.add().Pack(bad_request)
     return status
+
+
+def item_error(error: InvalidInput | FailedPrecondition, into: service_pb2.ItemError) -> None:
+    """The error of one batch or stream item: what the unary call would say."""
+    status, _ = status_for(error)
+    into.code = status.code
+    into.message = status.message
+    if isinstance(error, InvalidInput):
+        for field, description in error.violations:
+            into.field_violations.add(field=field, description=description)

@@ -26,7 +26,9 @@ def configure_logging(level: str) -> None:
             renderer,
         ],
         wrapper_class=structlog.make_filtering_bound_logger(number),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # One write per line (PrintLogger writes the newline separately), so
+        # the lines of several worker processes on one stderr never interleave.
+        logger_factory=structlog.WriteLoggerFactory(file=sys.stderr),
         # Not cached: a cached logger would ignore a later configure() (tests,
         # a reload), and the error path is not hot.
         cache_logger_on_first_use=False,

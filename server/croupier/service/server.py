@@ -1,90 +1,63 @@
-"""Building and running the gRPC server: CroupierService, health, reflection."""
+"""Building and running one gRPC server process (grpc.aio).
+
+`create_server` builds a server (CroupierService, health, reflection) without
+starting it; `run_worker` runs one until told to stop; `ServerThread` runs
+one in a background thread for tests and in-process tools. The multi-process
+launcher is `supervisor.py`.
+"""
 
 from __future__ import annotations
 
-import contextlib
+import asyncio
 import os
 import signal
-import socket
-from collections.abc import Iterator
-from concurrent import futures
+import threading
+from types import TracebackType
 from typing import Any
 
 import grpc
 import structlog
 from google.protobuf.internal import api_implementation
-from grpc_health.v1 import health, health_pb2, health_pb2_grpc
+from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
+from croupier.service import handlers
 from croupier.service.config import ServerConfig
-from croupier.service.logs import configure_logging
-from croupier.service.servicer import SERVICE_NAME, CroupierServicer, add_to_server
+from croupier.service.metrics import metrics
+from croupier.service.observe import Observer
 
-HEALTH_SERVICE_NAME = health_pb2.DESCRIPTOR.services_by_name["Health"].full_name
+SERVICE_NAME = handlers.SERVICE_NAME
 # The names health answers for: "" is the whole server (what Kubernetes probes).
 HEALTH_CHECKED = ("", SERVICE_NAME)
-STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
 
 _log = structlog.get_logger("croupier.service")
 
 
-def create_server(config: ServerConfig) -> tuple[grpc.Server, int]:
+def create_server(config: ServerConfig) -> tuple[grpc.aio.Server, int]:
     """A server, not yet started, serving CroupierService, health and reflection
     on config.host:config.port; returns it with the bound port (the one the
     system picked when config.port is 0). Raises OSError when it cannot bind."""
-    server, port, _ = _build(config)
+    server, port, _ = build(config)
     return server, port
 
 
-def serve(config: ServerConfig) -> int:
-    """Run a server until SIGTERM or SIGINT, then stop it gracefully; returns
-    the process exit code. Must run in the main thread (it owns the signals)."""
-    configure_logging(config.log_level)
-    # Signals are caught before the server starts so that a SIGTERM racing the
-    # start-up still means a graceful stop, never the default kill.
-    with _stop_signals() as wait_for_stop_signal:
-        try:
-            server, port, health_servicer = _build(config)
-        except OSError as error:
-            _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
-            return 1
-        server.start()
-        backend = api_implementation.Type()
-        # The pure-Python protobuf backend is 11-240x slower (DESIGN.md): say so loudly.
-        report = _log.info if backend == "upb" else _log.warning
-        report(
-            "listening",
-            host=config.host,
-            port=port,
-            max_workers=config.max_workers,
-            protobuf_backend=backend,
-            protobuf_upb=backend == "upb",
-            pid=os.getpid(),
-        )
-        signum = wait_for_stop_signal()
-        _log.info("stopping", signal=signal.Signals(signum).name, grace_seconds=config.grace)
-        # NOT_SERVING first, so that load balancers stop sending new calls
-        # while the ones in flight finish within the grace period.
-        health_servicer.enter_graceful_shutdown()
-        server.stop(config.grace).wait()
-        _log.info("stopped")
-    return 0
-
-
-def _build(config: ServerConfig) -> tuple[grpc.Server, int, health.HealthServicer]:
-    server = grpc.server(
-        futures.ThreadPoolExecutor(
-            max_workers=config.max_workers, thread_name_prefix="croupier-rpc"
-        ),
-        options=[("grpc.so_reuseport", int(config.reuse_port))],
+def build(config: ServerConfig) -> tuple[grpc.aio.Server, int, Any]:
+    """`create_server`, also returning the health servicer (for shutdown)."""
+    server = grpc.aio.server(
+        options=[
+            ("grpc.so_reuseport", int(config.reuse_port)),
+            ("grpc.max_receive_message_length", config.max_message_bytes),
+            ("grpc.max_send_message_length", config.max_message_bytes),
+        ],
+        # Beyond this many calls in flight grpc answers RESOURCE_EXHAUSTED at
+        # once instead of queueing without bound.
+        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
-    add_to_server(CroupierServicer(), server)
-    health_servicer = health.HealthServicer()
-    health_pb2_grpc.add_HealthServicer_to_server(health_servicer, server)
-    for name in HEALTH_CHECKED:
-        health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+    health_servicer = health.aio.HealthServicer()
+    observer = Observer(metrics(), config.log_level)
+    handlers.register(server, config, observer, health_servicer)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
+        (SERVICE_NAME, handlers.HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     address = _address(config.host, config.port)
     try:
@@ -96,42 +69,114 @@ def _build(config: ServerConfig) -> tuple[grpc.Server, int, health.HealthService
     return server, port, health_servicer
 
 
+async def _mark_serving(health_servicer: Any) -> None:
+    for name in HEALTH_CHECKED:
+        await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
+
+
+async def run_worker(config: ServerConfig, stop: asyncio.Event) -> int:
+    """Serve until `stop` is set, then stop gracefully: health NOT_SERVING,
+    `config.drain` seconds for balancers to notice, then new calls are refused
+    and those in flight get `config.grace` seconds. Returns the exit code."""
+    try:
+        server, port, health_servicer = build(config)
+    except OSError as error:
+        _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
+        return 1
+    await server.start()
+    await _mark_serving(health_servicer)
+    backend = api_implementation.Type()
+    # The pure-Python protobuf backend is 11-240x slower (DESIGN.md): say so loudly.
+    report = _log.info if backend == "upb" else _log.warning
+    report(
+        "worker_listening", host=config.host, port=port, pid=os.getpid(), protobuf_backend=backend
+    )
+    await stop.wait()
+    _log.info("worker_stopping", pid=os.getpid(), grace_seconds=config.grace)
+    await health_servicer.enter_graceful_shutdown()
+    if config.drain:
+        await asyncio.sleep(config.drain)
+    await server.stop(config.grace)
+    _log.info("worker_stopped", pid=os.getpid())
+    return 0
+
+
+def worker_main(config: ServerConfig) -> int:
+    """A worker process's body: serve until SIGTERM or SIGINT."""
+
+    async def main() -> int:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        stop_signals = (signal.SIGTERM, signal.SIGINT)
+        for sig in stop_signals:
+            loop.add_signal_handler(sig, stop.set)
+        # The supervisor blocked these around the fork; grpc's threads are
+        # created after this, so they inherit the unblocked mask.
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        return await run_worker(config, stop)
+
+    return asyncio.run(main())
+
+
+class ServerThread:
+    """A server on its own event loop in a background thread (tests, tools).
+
+    >>> with ServerThread(ServerConfig(port=0)) as port: ...
+    """
+
+    def __init__(self, config: ServerConfig) -> None:
+        self.config = config
+        self.port = 0
+        self._loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._stop: asyncio.Event | None = None
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._run, name="croupier-server", daemon=True)
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self._loop)
+        self._loop.run_until_complete(self._serve())
+
+    async def _serve(self) -> None:
+        self._stop = asyncio.Event()
+        try:
+            server, self.port, health_servicer = build(self.config)
+            await server.start()
+            await _mark_serving(health_servicer)
+        except BaseException as error:  # surfaced to the caller of start()
+            self._error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        await self._stop.wait()
+        await health_servicer.enter_graceful_shutdown()
+        await server.stop(self.config.grace)
+
+    def start(self) -> int:
+        self._thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self.port
+
+    def stop(self) -> None:
+        if self._stop is not None:
+            self._loop.call_soon_threadsafe(self._stop.set)
+        self._thread.join()
+
+    def __enter__(self) -> int:
+        return self.start()
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.stop()
+
+
 def _address(host: str, port: int) -> str:
     if ":" in host and not host.startswith("["):
         return f"[{host}]:{port}"  # an IPv6 literal
     return f"{host}:{port}"
-
-
-@contextlib.contextmanager
-def _stop_signals() -> Iterator[Any]:
-    """Yield a function that blocks until SIGTERM or SIGINT and returns it.
-
-    The signal handler does nothing: Python's C-level handler writes the signal
-    number to a wakeup socket, which the main thread reads. A handler that set
-    a threading.Event instead could deadlock on the Event's lock if the signal
-    interrupted the main thread while it held that lock.
-    """
-    reader, writer = socket.socketpair()
-    writer.setblocking(False)
-    previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
-    previous_handlers = {sig: signal.signal(sig, _ignore) for sig in STOP_SIGNALS}
-
-    def wait_for_stop_signal() -> int:
-        while True:
-            # Any signal that has a Python handler writes here; wait for ours.
-            signum = reader.recv(1)[0]
-            if signum in STOP_SIGNALS:
-                return signum
-
-    try:
-        yield wait_for_stop_signal
-    finally:
-        for sig, handler in previous_handlers.items():
-            signal.signal(sig, handler)
-        signal.set_wakeup_fd(previous_fd)
-        reader.close()
-        writer.close()
-
-
-def _ignore(signum: int, frame: object) -> None:
-    pass

@@ -1,0 +1,134 @@
+"""Watching every call: request id, one log event, the metrics.
+
+One event per RPC, JSON, with the request id (taken from `x-request-id`
+metadata or made up, and echoed back in the trailing metadata), the rpc, the
+game, the outcome, the rejection reason and the latency. Accepted moves and
+other successes log at debug, rejections at info, errors at warning (INTERNAL
+at error, with the cause). Below the configured level nothing is formatted:
+the log call is skipped before its fields are built.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import time
+from typing import Any
+
+import structlog
+
+from croupier.service.metrics import MethodMetrics, Metrics
+from croupier.v1 import game_pb2
+
+REQUEST_ID = "x-request-id"
+
+_log = structlog.get_logger("croupier.rpc")
+_REASON_NAMES = {v.number: v.name for v in game_pb2.RejectionReason.DESCRIPTOR.values}
+
+
+class Observer:
+    """Per-process observation of calls, shared by every handler."""
+
+    def __init__(self, metrics: Metrics, log_level: str) -> None:
+        self.metrics = metrics
+        number = logging.getLevelNamesMapping()[log_level.upper()]
+        self.debug = number <= logging.DEBUG
+        self.info = number <= logging.INFO
+        self._moves: dict[tuple[str, str], Any] = {}
+        self._rejections: dict[tuple[str, str], Any] = {}
+
+    def start(self, method: MethodMetrics, context: Any) -> Call:
+        """A call begins: count it and give it a request id."""
+        request_id = None
+        for key, value in context.invocation_metadata() or ():
+            if key == REQUEST_ID:
+                request_id = value
+                break
+        if not request_id:
+            request_id = os.urandom(8).hex()
+        context.set_trailing_metadata(((REQUEST_ID, request_id),))
+        method.started.inc()
+        self.metrics.in_flight.inc()
+        return Call(self, method, request_id)
+
+    def count_move(self, game: str, response: Any) -> None:
+        """An ApplyMove answer (unary, batch item or stream item) by outcome."""
+        if response.accepted:
+            self._child(self._moves, self.metrics.moves, game, "accepted").inc()
+            return
+        self._child(self._moves, self.metrics.moves, game, "rejected").inc()
+        reason = _REASON_NAMES.get(response.rejection.reason, "UNKNOWN")
+        self._child(self._rejections, self.metrics.rejections, game, reason).inc()
+
+    def count_invalid_move(self, game: str) -> None:
+        self._child(self._moves, self.metrics.moves, game or "unknown", "invalid").inc()
+
+    @staticmethod
+    def _child(cache: dict[tuple[str, str], Any], family: Any, a: str, b: str) -> Any:
+        child = cache.get((a, b))
+        if child is None:
+            child = cache[(a, b)] = family.labels(a, b)
+        return child
+
+
+class Call:
+    """One call in flight."""
+
+    __slots__ = ("observer", "method", "request_id", "started")
+
+    def __init__(self, observer: Observer, method: MethodMetrics, request_id: str) -> None:
+        self.observer = observer
+        self.method = method
+        self.request_id = request_id
+        self.started = time.perf_counter()
+
+    def _finish(self, code: str) -> float:
+        elapsed = time.perf_counter() - self.started
+        self.method.handling.observe(elapsed)
+        self.method.count_handled(code)
+        self.observer.metrics.in_flight.dec()
+        return elapsed
+
+    def ok(self, game: str = "", response: Any = None, *, items: int = 0) -> None:
+        """The call answered OK; `response` is an ApplyMoveResponse for moves."""
+        elapsed = self._finish("OK")
+        rejected = response is not None and not response.accepted
+        if rejected and self.observer.info:
+            _log.info(
+                "rpc",
+                request_id=self.request_id,
+                rpc=self.method.labels[2],
+                game=game,
+                outcome="rejected",
+                reason=_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"),
+                latency_ms=round(elapsed * 1000, 3),
+            )
+        elif not rejected and self.observer.debug:
+            _log.debug(
+                "rpc",
+                request_id=self.request_id,
+                rpc=self.method.labels[2],
+                game=game,
+                outcome="ok",
+                items=items or None,
+                latency_ms=round(elapsed * 1000, 3),
+            )
+
+    def failed(
+        self, code: str, message: str, game: str = "", cause: BaseException | None = None
+    ) -> None:
+        """The call ended with an error status."""
+        elapsed = self._finish(code)
+        fields = dict(
+            request_id=self.request_id,
+            rpc=self.method.labels[2],
+            game=game,
+            outcome="error",
+            code=code,
+            error=message,
+            latency_ms=round(elapsed * 1000, 3),
+        )
+        if cause is not None:
+            _log.error("rpc", exc_info=cause, **fields)
+        else:
+            _log.warning("rpc", **fields)
