@@ -7,7 +7,7 @@ STAMP := .proto-stamp
 HOST ?= 127.0.0.1
 PORT ?= 50051
 
-.PHONY: run test lint proto bench demo clean
+.PHONY: run test lint proto bench demo golden clean
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -37,6 +37,10 @@ lint: $(STAMP)
 
 bench: $(STAMP)
 	$(BIN)/python -m croupier.bench
+
+# Golden playthroughs are generated, never edited (tests/golden/playthrough.py).
+golden: $(STAMP)
+	$(BIN)/python tests/golden/playthrough.py
 
 demo: $(STAMP)
 	$(BIN)/croupier demo --game hundred_and_one --preset hd --seed 7
