@@ -167,7 +167,7 @@ _FLAGS = (
     ),
     _Flag(
         "--workers", "workers", "CROUPIER_WORKERS", _positive_int, "N",
-        "worker processes sharing the port (default: one per core)",
+        "worker processes sharing the port",
     ),
     _Flag(
         "--metrics-port", "metrics_port", "CROUPIER_METRICS_PORT", _port, "PORT",
