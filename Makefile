@@ -31,8 +31,8 @@ test: $(STAMP) lint
 
 lint: $(STAMP)
 	$(BIN)/buf lint
-	$(BIN)/ruff check server clients tests
-	$(BIN)/ruff format --check server clients tests
+	$(BIN)/ruff check server clients tests deploy
+	$(BIN)/ruff format --check server clients tests deploy
 	$(BIN)/mypy
 
 bench: $(STAMP)
@@ -47,3 +47,11 @@ demo: $(STAMP)
 
 clean:
 	rm -rf $(VENV) $(STAMP) server/croupier/v1/*_pb2*.py server/croupier/v1/*_pb2*.pyi
+
+# Load test with ghz (installed by `go install` when missing) against 1 and 2
+# workers; data regenerated from seeded playouts; report in reports/loadtest/.
+# See deploy/loadtest/README.md. E.g. LOADTEST_ARGS="--seconds 3 --workers 2".
+LOADTEST_ARGS ?=
+.PHONY: loadtest
+loadtest: $(STAMP)
+	$(BIN)/python deploy/loadtest/run.py $(LOADTEST_ARGS)

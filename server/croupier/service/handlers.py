@@ -9,6 +9,7 @@ grpc's generic failure.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -32,6 +33,9 @@ HEALTH = health_pb2.DESCRIPTOR.services_by_name["Health"]
 HEALTH_SERVICE_NAME = HEALTH.full_name
 
 _UNARY = "unary"
+# A batch hands the event loop back this often, so that one large batch does
+# not keep a worker's health checks and other calls waiting.
+_YIELD_EVERY = 64
 _BIDI = "bidi_stream"
 
 
@@ -52,6 +56,15 @@ async def _abort(call: Call, context: Any, error: BaseException, game: str) -> N
 
 
 _CODES = {c.value[0]: c.value for c in grpc.StatusCode}
+
+
+def _fits(response: Any, limit: int) -> Any:
+    """`response`, or Overloaded when grpc would refuse to send it: the call
+    must then count and log as RESOURCE_EXHAUSTED, not as OK."""
+    size = response.ByteSize()
+    if size > limit:
+        raise Overloaded(f"the response is {size} bytes; this server sends at most {limit}")
+    return response
 
 
 def _game_of(request: Any) -> str:
@@ -130,6 +143,7 @@ class Handlers:
 
     def _unary(self, name: str, engine_call: str) -> Callable[[Any, Any], Awaitable[Any]]:
         observer = self.observer
+        limit = self.config.max_message_bytes
         method = observer.metrics.method(_UNARY, SERVICE_NAME, name)
 
         async def handle(request: Any, context: Any) -> Any:
@@ -137,7 +151,7 @@ class Handlers:
             game = ""
             try:
                 game = _game_of(_parsed(request))
-                response = getattr(api, engine_call)(request)
+                response = _fits(getattr(api, engine_call)(request), limit)
             except Exception as error:
                 await _abort(call, context, error, game)
             call.ok(game)
@@ -147,6 +161,7 @@ class Handlers:
 
     def _apply_move(self) -> Callable[[Any, Any], Awaitable[Any]]:
         observer = self.observer
+        limit = self.config.max_message_bytes
         method = observer.metrics.method(_UNARY, SERVICE_NAME, "ApplyMove")
 
         async def ApplyMove(request: Any, context: Any) -> Any:
@@ -154,7 +169,7 @@ class Handlers:
             game = ""
             try:
                 game = _parsed(request).state.game
-                response = api.apply_move(request)
+                response = _fits(api.apply_move(request), limit)
             except Exception as error:
                 observer.count_invalid_move(game)
                 await _abort(call, context, error, game)
@@ -180,6 +195,7 @@ class Handlers:
         observer = self.observer
         method = observer.metrics.method(_UNARY, SERVICE_NAME, "ApplyMoveBatch")
         limit = self.config.max_batch
+        max_bytes = self.config.max_message_bytes
 
         async def ApplyMoveBatch(request: Any, context: Any) -> Any:
             call = observer.start(method, context)
@@ -195,7 +211,10 @@ class Handlers:
                     # No item is started once the caller has stopped waiting.
                     if deadline is not None and time.monotonic() >= deadline:
                         raise DeadlinePassed(f"deadline passed after {done} of {len(items)} items")
+                    if done and done % _YIELD_EVERY == 0:
+                        await asyncio.sleep(0)  # let health, signals and other calls in
                     self._apply_item(item, results.add())
+                _fits(response, max_bytes)
             except Exception as error:
                 await _abort(call, context, error, "")
             call.ok(items=len(items))

@@ -106,7 +106,9 @@ class _Supervisor:
             signal.signal(sig, self._on_signal)
         for _ in range(self.config.workers):
             self._spawn()
-        threading.Thread(target=http.serve_forever, name="metrics", daemon=True).start()
+        # A short poll so that shutdown() does not wait out the default 0.5 s.
+        serve = lambda: http.serve_forever(poll_interval=0.05)  # noqa: E731
+        threading.Thread(target=serve, name="metrics", daemon=True).start()
         _log.info(
             "listening",
             host=self.config.host,

@@ -34,19 +34,21 @@ def validate(state: game_pb2.GameState) -> None:
             f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}"
         )
     rules = rules_for(options)
-    if not holds_exactly([*(h.cards for h in deal.hands), deal.stock, deal.discard], rules.deck):
+    hands = [h.cards for h in deal.hands]
+    if not holds_exactly([*hands, deal.stock, deal.discard], rules.deck):
         # Only a broken state pays for naming the fields.
-        zones = [(f"{P}.hands[{i}].cards", h.cards) for i, h in enumerate(deal.hands)]
+        zones = [(f"{P}.hands[{i}].cards", cards) for i, cards in enumerate(hands)]
         zones += [(f"{P}.stock", deal.stock), (f"{P}.discard", deal.discard)]
         check_conservation(zones, rules.deck, P)
-    in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    match_phase = state.match.phase
+    in_play = match_phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    playing = 0
     for i, seat in enumerate(seats):
-        if in_play and seat.eliminated and deal.hands[i].cards:
+        if not seat.eliminated:
+            playing += 1
+        elif in_play and hands[i]:
             raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
-    if (
-        sum(not s.eliminated for s in seats) < 2
-        and state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER
-    ):
+    if playing < 2 and match_phase != game_pb2.MATCH_PHASE_MATCH_OVER:
         raise InvalidInput("state.seats", "a match in play needs two seats still in it")
     if deal.dealer >= len(seats):
         raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
@@ -55,7 +57,7 @@ def validate(state: game_pb2.GameState) -> None:
     if phase not in _PHASES:
         raise InvalidInput(f"{P}.phase", f"unknown phase {phase}")
     over = phase == DEAL_OVER
-    if over != (state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS):
+    if over == in_play:
         raise InvalidInput(
             f"{P}.phase", "must be DEAL_OVER exactly when the match phase is not in progress"
         )

@@ -1,0 +1,328 @@
+"""REPORT.md: the tables per worker count and the evaluation of the goals.
+
+Goals (issue 3):
+(a) unary ApplyMove calls/s per server core >= 0.80 x the Health/Check
+    baseline's, for every game's mid-game states;
+(b) moves/s per server core through ApplyMoveStream or ApplyMoveBatch >= 10 x
+    unary ApplyMove's;
+(c) server CPU us per call does not grow from 1 to 2 workers.
+Every goal is a ratio of figures from the same run, so the machine's speed
+cancels out; what does not cancel is other load, hence the noise allowance.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from results import Result, combine, spread
+from suite import BASELINE, Case
+
+GOAL_A = 0.80
+GOAL_B = 10.0
+# A growth of CPU per call smaller than this (or than the run-to-run spread of
+# the baseline, if larger) is within the noise of a shared 2-core machine.
+MIN_NOISE = 0.05
+# Other processes busier than this (cores) during a run make its CPU per call
+# suspect: they share caches and cores with the server.
+NOISY_OTHER_LOAD = 0.25
+
+
+@dataclass
+class Pass:
+    """Every run against one server with `workers` worker processes."""
+
+    workers: int
+    results: list[Result] = field(default_factory=list)
+    unavailable: dict[str, str] = field(default_factory=dict)  # rpc -> reason
+    failures: dict[str, str] = field(default_factory=dict)  # case -> what went wrong
+    server_argv: list[str] = field(default_factory=list)
+    server_processes: int = 0
+    server_exit: int | None = None
+
+    def runs(self, case: Case) -> list[Result]:
+        """Every completed run of `case` in this pass."""
+        return [r for r in self.results if r.case == case and r.ok]
+
+    def combined(self, case: Case) -> Result | None:
+        """All runs of `case` as one result (None when none completed)."""
+        runs = self.runs(case)
+        return combine(runs) if runs else None
+
+    def baseline_per_core(self) -> float:
+        """Health/Check calls/s per core over all its runs in this pass."""
+        base = next((r.case for r in self.results if r.case.rpc == BASELINE), None)
+        combined = self.combined(base) if base else None
+        return combined.calls_per_core if combined else float("nan")
+
+    def noise(self) -> float:
+        """The largest spread between repeated runs of one case in this pass."""
+        cases = {r.case: None for r in self.results}
+        return max((spread(self.runs(c)) for c in cases), default=0.0)
+
+    def other_load(self) -> tuple[float, float]:
+        """(mean, max) busy cores taken by neither the server nor ghz in this pass."""
+        wall = sum(r.wall_seconds for r in self.results)
+        if not wall:
+            return 0.0, 0.0
+        mean = sum(r.other_cores * r.wall_seconds for r in self.results) / wall
+        return mean, max(r.other_cores for r in self.results)
+
+    def find(self, rpc: str, game: str) -> Result | None:
+        """The usual case of `rpc` for `game` (not a variant), runs combined."""
+        for r in self.results:
+            if r.case.rpc == rpc and r.case.game == game and not r.case.variant:
+                return self.combined(r.case)
+        return None
+
+    def games(self) -> list[str]:
+        seen: dict[str, None] = {}
+        for r in self.results:
+            if r.case.rpc == "ApplyMove" and not r.case.variant and r.case.game:
+                seen[r.case.game] = None
+        return list(seen)
+
+
+def render(passes: Sequence[Pass], header: Sequence[str]) -> str:
+    """The whole REPORT.md."""
+    lines = ["# Croupier load test", "", *header, ""]
+    lines += [
+        "> ghz runs on the same machine as the server and competes with it for the "
+        "same cores, so calls/s (wall clock) depend on ghz as much as on the server. "
+        "The per-core figures divide by the server's own CPU time (supervisor and "
+        "workers, read from /proc), which is what the goals compare; "
+        "the *ghz µs/call* and *other load* columns show how much of the machine "
+        "the client and anything else took during each run.",
+        "",
+    ]
+    for p in passes:
+        mean, peak = p.other_load()
+        lines.append(
+            f"- Other load during the {p.workers}-worker pass: {mean:.2f} cores on average, "
+            f"{peak:.2f} at most in one run"
+            + (" — noticeable: its figures are noisier than usual." if mean > 0.1 else ".")
+        )
+    lines += ["", "## Goals", ""]
+    lines += goal_a(passes) + [""] + goal_b(passes) + [""] + goal_c(passes) + [""]
+    for p in passes:
+        lines += table(p) + [""]
+    lines += legend()
+    return "\n".join(lines) + "\n"
+
+
+def table(p: Pass) -> list[str]:
+    """The results of one pass as a markdown table, with its notes."""
+    base = p.baseline_per_core()
+    title = f"## {p.workers} worker{'s' if p.workers > 1 else ''}"
+    out = [
+        title,
+        "",
+        f"Server: `{' '.join(_short_argv(p.server_argv))}` ({p.server_processes} "
+        f"process{'es' if p.server_processes != 1 else ''}; "
+        f"exit code on SIGTERM: {p.server_exit}).",
+        "",
+        "| RPC | calls/s | moves/s | p50 ms | p90 ms | p99 ms | errors | server CPU µs/call "
+        "| calls/s per core | moves/s per core | calls/core ÷ Health | moves/core ÷ Health "
+        "| ghz CPU µs/call | other load (cores) |",
+        "|---|" + "---:|" * 13,
+    ]
+    for r in p.results:
+        move_rpc = r.case.moves_per_call > 0
+        out.append(
+            "| "
+            + " | ".join(
+                [
+                    r.label,
+                    _n(r.calls_per_second),
+                    _n(r.moves_per_second) if move_rpc else "",
+                    _ms(r.latency_ms.get(50)),
+                    _ms(r.latency_ms.get(90)),
+                    _ms(r.latency_ms.get(99)),
+                    _errors(r),
+                    _n(r.cpu_us_per_call),
+                    _n(r.calls_per_core),
+                    _n(r.moves_per_core) if move_rpc else "",
+                    _x(r.calls_per_core / base),
+                    _x(r.moves_per_core / base) if move_rpc else "",
+                    _n(r.client_us_per_call),
+                    f"{r.other_cores:.2f}",
+                ]
+            )
+            + " |"
+        )
+    notes = []
+    for rpc, reason in p.unavailable.items():
+        notes.append(f"- {rpc}: not available yet on this server ({reason}); skipped.")
+    for what, error in p.failures.items():
+        notes.append(f"- {what}: **the run failed**: {error}")
+    for case in dict.fromkeys(r.case for r in p.results):
+        runs = p.runs(case)
+        if len(runs) > 1:
+            notes.append(
+                f"- {case.label}: {len(runs)} runs, {spread(runs):.0%} apart in calls/s per core "
+                "(a measure of this pass's noise); the goals use them combined."
+            )
+    return out + ([""] + notes if notes else [])
+
+
+def goal_a(passes: Sequence[Pass]) -> list[str]:
+    out = [
+        f"**(a) Unary ApplyMove calls/s per server core ≥ {GOAL_A:.2f} × Health/Check's, "
+        "for every game.**",
+        "",
+    ]
+    verdicts = []
+    for p in passes:
+        base = p.baseline_per_core()
+        for game in p.games():
+            r = p.find("ApplyMove", game)
+            if r is None or math.isnan(base):
+                out.append(f"- {p.workers}w, {game}: no result (see the errors in the table).")
+                verdicts.append(False)
+                continue
+            ratio = r.calls_per_core / base
+            met = ratio >= GOAL_A
+            verdicts.append(met)
+            out.append(
+                f"- {p.workers}w, {game}: {ratio:.2f} × ({_n(r.calls_per_core)} vs "
+                f"{_n(base)} calls/s per core): {_verdict(met, ratio / GOAL_A - 1)}."
+            )
+    return out + ["", _overall(verdicts)]
+
+
+def goal_b(passes: Sequence[Pass]) -> list[str]:
+    out = [
+        f"**(b) Moves/s per server core through ApplyMoveStream or ApplyMoveBatch ≥ "
+        f"{GOAL_B:g} × unary ApplyMove's.**",
+        "",
+    ]
+    verdicts = []
+    for p in passes:
+        for game in p.games():
+            unary = p.find("ApplyMove", game)
+            forms = {rpc: p.find(rpc, game) for rpc in ("ApplyMoveBatch", "ApplyMoveStream")}
+            ratios = {
+                rpc: r.moves_per_core / unary.moves_per_core
+                for rpc, r in forms.items()
+                if r is not None and unary is not None and unary.moves_per_core
+            }
+            if not ratios:
+                why = "; ".join(f"{k}: {v}" for k, v in p.unavailable.items()) or "no result"
+                out.append(f"- {p.workers}w, {game}: not evaluated ({why}).")
+                continue
+            best_rpc = max(ratios, key=lambda k: ratios[k])
+            best = ratios[best_rpc]
+            met = best >= GOAL_B
+            verdicts.append(met)
+            detail = ", ".join(
+                f"{rpc.removeprefix('ApplyMove')} {ratios[rpc]:.1f}× "
+                f"({_n(forms[rpc].moves_per_core)} moves/s per core)"  # type: ignore[union-attr]
+                for rpc in ratios
+            )
+            out.append(
+                f"- {p.workers}w, {game}: best {best_rpc} {best:.1f}× unary "
+                f"({_n(unary.moves_per_core)} moves/s per core); {detail}: "  # type: ignore[union-attr]
+                f"{_verdict(met, best / GOAL_B - 1)}."
+            )
+    return out + ["", _overall(verdicts)]
+
+
+def goal_c(passes: Sequence[Pass]) -> list[str]:
+    out = ["**(c) Server CPU µs per call does not grow from 1 to 2 workers.**", ""]
+    by_workers = {p.workers: p for p in passes}
+    one, two = by_workers.get(1), by_workers.get(2)
+    if one is None or two is None:
+        return out + ["Not evaluated: this server could not be run with both 1 and 2 workers."]
+    noise = max(MIN_NOISE, one.noise(), two.noise())
+    out.append(
+        f"Allowance for noise: {noise:.0%} (the larger of {MIN_NOISE:.0%} and the widest "
+        "spread between repeated runs of one case within a pass)."
+    )
+    out.append("")
+    out.append("| RPC | µs/call, 1 worker | µs/call, 2 workers | 2w ÷ 1w | verdict |")
+    out.append("|---|---:|---:|---:|---|")
+    verdicts = []
+    for case in dict.fromkeys(r.case for r in one.results):
+        r1, r2 = one.combined(case), two.combined(case)
+        if r1 is None or r2 is None:
+            continue
+        growth = r2.cpu_us_per_call / r1.cpu_us_per_call
+        met = growth <= 1 + noise
+        verdicts.append(met)
+        if met and growth > 1:
+            verdict = f"met (+{growth - 1:.0%}, within noise)"
+        elif met:
+            verdict = f"met ({growth - 1:+.0%})"
+        else:
+            verdict = f"**not met** (+{growth - 1:.0%})"
+        busy = max(r1.other_cores, r2.other_cores)
+        if busy > NOISY_OTHER_LOAD:
+            verdict += f"; other load up to {busy:.2f} cores: rerun on a quiet machine to confirm"
+        out.append(
+            f"| {case.label} | {_n(r1.cpu_us_per_call)} | {_n(r2.cpu_us_per_call)} "
+            f"| {growth:.2f} | {verdict} |"
+        )
+    return out + ["", _overall(verdicts)]
+
+
+def legend() -> list[str]:
+    return [
+        "## Columns",
+        "",
+        "- *calls/s*: OK calls per second of ghz's test time (for ApplyMoveStream: streams, "
+        "each carrying the stated number of ApplyMove messages).",
+        "- *moves/s*: moves played per second (1 per ApplyMove, the batch size per "
+        "ApplyMoveBatch call, every message of an ApplyMoveStream).",
+        "- *p50/p90/p99*: ghz's latency percentiles (for a stream: the whole stream).",
+        "- *errors*: calls that did not end OK, with their status codes.",
+        "- *server CPU µs/call*: user + system CPU of the server's processes (supervisor and "
+        "workers, /proc/<pid>/stat) during the run ÷ OK calls (stream: ÷ messages).",
+        "- *calls/s per core*: OK calls ÷ server CPU-seconds, i.e. what one fully busy "
+        "server core would serve; *moves/s per core* likewise for moves.",
+        "- *÷ Health*: that figure ÷ the Health/Check baseline's calls/s per core (its runs "
+        "in the pass combined). Health/Check and ApplyMove run first and again last in each "
+        "pass; the goals combine the two runs (calls ÷ CPU over both).",
+        "- *ghz CPU µs/call*: the load generator's own CPU per call: its share of the machine.",
+        "- *other load*: busy cores during the run that were neither the server nor ghz.",
+    ]
+
+
+def _verdict(met: bool, margin: float) -> str:
+    if met:
+        return f"**met**, {margin:.0%} above the target"
+    return f"**not met**, {-margin:.0%} short of the target"
+
+
+def _overall(verdicts: list[bool]) -> str:
+    if not verdicts:
+        return "Overall: not evaluated."
+    if all(verdicts):
+        return "Overall: **met**."
+    return f"Overall: **not met** ({verdicts.count(False)} of {len(verdicts)} cases short)."
+
+
+def _errors(r: Result) -> str:
+    if not r.errors:
+        return "0"
+    codes = ", ".join(f"{k} {v}" for k, v in r.status.items() if k != "OK")
+    return f"**{r.errors}** ({codes})"
+
+
+def _n(value: float) -> str:
+    if value is None or math.isnan(value):
+        return "–"
+    return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def _ms(value: float | None) -> str:
+    return "–" if value is None else f"{value:.2f}"
+
+
+def _x(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:.2f}"
+
+
+def _short_argv(argv: list[str]) -> list[str]:
+    """The server command with its path shortened to `croupier`."""
+    return ["croupier", *argv[1:]] if argv else []

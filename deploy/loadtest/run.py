@@ -1,0 +1,272 @@
+"""`make loadtest`: the ghz suite against 1 and 2 workers, and its report.
+
+    .venv/bin/python deploy/loadtest/run.py [--workers 1,2] [--seconds S] [--compare-formats]
+
+Steps: find or install ghz; regenerate the request data from seeded playouts
+(make_data.py) and check it through the engine; then for each worker count
+start `croupier serve` on a free loopback port, wait for health SERVING, probe
+which RPCs it has, warm it up, run every case of the suite (suite.py; the
+Health/Check baseline and ApplyMove both first and last) while reading the
+server's CPU time from /proc, and stop it with SIGTERM. Writes
+reports/loadtest/<case>-w<N>.json (ghz's JSON report plus our CPU readings)
+and reports/loadtest/REPORT.md.
+
+Exit code: 0 when every run completed without errors (whether or not the goals
+are met: the report says that), 1 when a run failed or had errors, 2 when ghz
+is missing and cannot be installed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import ghz
+import make_data
+import report
+import results
+import server
+import suite
+from google.protobuf.internal import api_implementation
+from protoset import write_protoset
+
+from croupier.v1 import service_pb2
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+DATA = HERE / "data"
+REPORTS = ROOT / "reports" / "loadtest"
+CROUPIER = Path(sys.executable).parent / "croupier"
+
+# Seconds of load per worker count when --seconds is not given, shared by the
+# cases, each getting between MIN and MAX seconds: with one game the suite
+# takes about 3 minutes for 1 and 2 workers; more games shorten each run.
+BUDGET_PER_PASS = 120.0
+MIN_SECONDS, MAX_SECONDS = 3.0, 7.0
+WARMUP_SECONDS = 0.5  # per case
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    started = time.monotonic()
+    try:
+        ghz_bin = ghz.ensure_ghz()
+    except ghz.GhzMissing as error:
+        print(f"loadtest: {error}", file=sys.stderr)
+        return 2
+
+    manifest = make_data.write(make_data.build(args.seed), DATA, args.seed)
+    problems = make_data.check_dir(DATA)
+    if problems:
+        print("loadtest: the generated data is wrong:\n" + "\n".join(problems), file=sys.stderr)
+        return 1
+    protoset = write_protoset(DATA / "croupier.protoset")
+    REPORTS.mkdir(parents=True, exist_ok=True)
+    for old in [*REPORTS.glob("*.json"), *REPORTS.glob("*.log"), REPORTS / "REPORT.md"]:
+        old.unlink(missing_ok=True)  # a report never mixes two runs
+
+    flags = server.serve_flags(CROUPIER)
+    workers = args.workers if "--workers" in flags else [1]
+    if workers != args.workers:
+        print("loadtest: this server has no --workers flag: 1 process only", flush=True)
+    runner = _Runner(ghz_bin, protoset, manifest, args)
+    passes = [runner.run_pass(n) for n in workers]
+
+    elapsed = time.monotonic() - started
+    header = _header(manifest, ghz_bin, runner.seconds_used, elapsed, flags)
+    (REPORTS / "REPORT.md").write_text(report.render(passes, header))
+    print(f"loadtest: {REPORTS / 'REPORT.md'} written; total {elapsed:.0f} s", flush=True)
+    failed = any(p.failures for p in passes) or any(r.errors for p in passes for r in p.results)
+    return 1 if failed else 0
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--workers",
+        type=lambda text: [int(n) for n in text.split(",")],
+        default=[1, 2],
+        help="worker counts to test, comma-separated (default 1,2)",
+    )
+    parser.add_argument(
+        "--seconds",
+        type=float,
+        default=float(os.environ.get("LOADTEST_SECONDS", 0)) or None,
+        help="seconds per case (env LOADTEST_SECONDS; default: share "
+        f"{BUDGET_PER_PASS:g} s per worker count, {MIN_SECONDS:g}-{MAX_SECONDS:g} s each)",
+    )
+    parser.add_argument("--seed", type=int, default=make_data.DEFAULT_SEED, help="data seed")
+    parser.add_argument(
+        "--compare-formats",
+        action="store_true",
+        help="also run ApplyMove fed from JSON (--data-file), to compare with binary",
+    )
+    parser.add_argument(
+        "--keep-details",
+        action="store_true",
+        help="keep ghz's per-call 'details' in the JSON reports (large)",
+    )
+    return parser
+
+
+class _Runner:
+    """Runs the suite against one server after another."""
+
+    def __init__(self, ghz_bin: Path, protoset: Path, manifest: dict, args) -> None:
+        self.ghz = ghz_bin
+        self.protoset = protoset
+        self.manifest = manifest
+        self.args = args
+        self.seconds_used = 0.0
+
+    def run_pass(self, workers: int) -> report.Pass:
+        flags = server.serve_flags(CROUPIER)
+        log = REPORTS / f"server-w{workers}.log"
+        print(f"loadtest: starting croupier serve with {workers} worker(s)", flush=True)
+        srv = server.start(CROUPIER, workers, flags, log)
+        p = report.Pass(workers, server_argv=srv.argv)
+        try:
+            p.server_processes = srv.processes()
+            first_game = next(iter(self.manifest["games"]))
+            item = make_data.read_game(DATA, first_game)["ApplyMove"][0]
+            assert isinstance(item, service_pb2.ApplyMoveRequest)
+            available = server.probe_rpcs(srv.target, item)
+            p.unavailable = {rpc: why for rpc, why in available.items() if why}
+            cases = suite.cases(self.manifest, DATA, available)
+            if self.args.compare_formats:
+                cases.insert(3, suite.json_case(self.manifest, DATA, first_game))
+            runs = suite.schedule(cases)
+            seconds = self.args.seconds or min(
+                MAX_SECONDS, max(MIN_SECONDS, BUDGET_PER_PASS / len(runs))
+            )
+            self.seconds_used = seconds
+            # Warm-up, not measured: the first calls of each RPC in each worker
+            # pay for lazy imports, caches and metric files.
+            for case in cases:
+                ghz.run(self.ghz, self._args(case, srv, WARMUP_SECONDS), timeout=120)
+            for case, repeat in runs:
+                try:
+                    p.results.append(self._measure(case, repeat, srv, seconds))
+                except (RuntimeError, subprocess.TimeoutExpired) as error:
+                    p.failures[f"{case.label} (run {repeat})"] = str(error)[-500:]
+                    print(f"loadtest: {case.label} failed: {error}", file=sys.stderr)
+        finally:
+            p.server_exit = server.stop(srv)
+        return p
+
+    def _args(self, case: suite.Case, srv: server.Server, seconds: float) -> list[str]:
+        return suite.ghz_args(case, srv.target, self.protoset, srv.workers, seconds)
+
+    def _measure(
+        self, case: suite.Case, repeat: int, srv: server.Server, seconds: float
+    ) -> results.Result:
+        args = self._args(case, srv, seconds)
+        busy0, _ = results.machine_ticks()
+        cpu0 = srv.cpu_seconds()
+        start = time.monotonic()
+        run = ghz.run(self.ghz, args, timeout=seconds + 120)
+        wall = time.monotonic() - start
+        server_cpu = srv.cpu_seconds() - cpu0
+        busy1, _ = results.machine_ticks()
+        busy_cores = (busy1 - busy0) / os.sysconf("SC_CLK_TCK") / wall
+        result = results.from_ghz(
+            case, srv.workers, run.report, server_cpu, run.client_cpu_seconds, wall, busy_cores
+        )
+        result.repeat = repeat
+        self._save(result, run.report, srv)
+        print(
+            f"  w{srv.workers} {result.label:48} {result.calls_per_second:8,.0f} calls/s "
+            f"{result.calls_per_core:8,.0f} /core  {result.cpu_us_per_call:6,.0f} µs/call "
+            f"errors {result.errors}",
+            flush=True,
+        )
+        return result
+
+    def _save(self, result: results.Result, ghz_report: dict, srv: server.Server) -> None:
+        if not self.args.keep_details:
+            ghz_report.pop("details", None)  # one entry per call: megabytes
+        options = ghz_report.get("options") or {}
+        if len(json.dumps(options.get("data"))) > 1000:
+            # ghz copies JSON request data into its report: name the file instead.
+            options["data"] = f"(the requests of {result.case.data[-1]})"
+        ghz_report["croupier_loadtest"] = {
+            "workers": srv.workers,
+            "server_argv": srv.argv,
+            "server_cpu_seconds": result.server_cpu,
+            "ghz_cpu_seconds": result.client_cpu,
+            "wall_seconds": result.wall_seconds,
+            "machine_busy_cores": result.machine_busy_cores,
+            "moves_per_call": result.case.moves_per_call,
+            "server_cpu_us_per_call": result.cpu_us_per_call,
+            "calls_per_core": result.calls_per_core,
+            "moves_per_core": result.moves_per_core,
+        }
+        path = REPORTS / f"{result.slug}-w{srv.workers}.json"
+        path.write_text(json.dumps(ghz_report, indent=1) + "\n")
+
+
+def _header(
+    manifest: dict, ghz_bin: Path, seconds: float, elapsed: float, flags: set[str]
+) -> list[str]:
+    import grpc
+
+    now = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    games = ", ".join(
+        f"{game} ({entry['files']['ApplyMove']['messages']} ApplyMove positions over "
+        f"{len(entry['tables'])} preset × seat-count tables)"
+        for game, entry in manifest["games"].items()
+    )
+    workers_note = "" if "--workers" in flags else " (this server has no --workers: 1 process)"
+    return [
+        f"- Run: {now}, commit {_commit()}; total runtime {elapsed:.0f} s.",
+        f"- Machine: {os.cpu_count()} cores ({_cpu_model()}), {platform.system()} "
+        f"{platform.release()}; Python {platform.python_version()}, grpcio {grpc.__version__}, "
+        f"protobuf backend {api_implementation.Type()}; ghz {ghz.version(ghz_bin)}.",
+        f"- Load: {seconds:g} s per case; {suite.CONNECTIONS_PER_WORKER} connections and "
+        f"{suite.CONCURRENCY_PER_WORKER['unary']} concurrent calls per worker "
+        f"({suite.CONCURRENCY_PER_WORKER['stream']} streams of {suite.STREAM_MESSAGES} "
+        f"messages per worker for ApplyMoveStream){workers_note}.",
+        f"- Data (seed {manifest['seed']}, binary, regenerated by make_data.py): {games}.",
+    ]
+
+
+def _commit() -> str:
+    try:
+        sha = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        ).stdout.strip()
+    except (OSError, subprocess.TimeoutExpired):
+        return "unknown"
+    return f"{sha} + uncommitted changes" if dirty else sha or "unknown"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown CPU"
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,144 @@
+"""The load-test suite: one ghz run per RPC (per game where requests hold a state).
+
+Each `Case` names the RPC, its data and how many moves one call carries; `ghz_args`
+turns it into a ghz command line for a server with N workers. The load shape
+follows DESIGN.md's performance model: the kernel balances connections, not
+calls, across SO_REUSEPORT workers, so every run opens several connections
+per worker, and enough concurrent calls to keep every worker busy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+SERVICE = "croupier.v1.CroupierService"
+HEALTH = "grpc.health.v1.Health/Check"
+BASELINE = "Health/Check"
+
+# Load shape; see README.md for how these were chosen.
+CONNECTIONS_PER_WORKER = 4
+CONCURRENCY_PER_WORKER = {"unary": 16, "stream": 4}
+# Messages sent on each ApplyMoveStream call before the client closes it: long
+# enough that opening the stream is a small part of its cost, short enough that
+# a run of a few seconds completes many streams.
+STREAM_MESSAGES = 256
+
+
+@dataclass(frozen=True)
+class Case:
+    """One ghz run of the suite."""
+
+    rpc: str  # method name, e.g. "ApplyMove", or BASELINE
+    game: str  # "" for RPCs whose requests hold no game
+    data: tuple[str, ...]  # ghz data flags
+    moves_per_call: int = 0  # 0 for RPCs that play no move
+    stream: bool = False
+    variant: str = ""  # what sets this case apart from the RPC's usual one, e.g. "json"
+
+    @property
+    def label(self) -> str:
+        where = ", ".join(
+            part for part in (self.game, self.variant and f"{self.variant} data") if part
+        )
+        return f"{self.rpc} [{where}]" if where else self.rpc
+
+    @property
+    def slug(self) -> str:
+        """File-name form: ApplyMove-hundred_and_one, Health-Check."""
+        return "-".join(
+            part for part in (self.rpc.replace("/", "-"), self.game, self.variant) if part
+        )
+
+    @property
+    def method(self) -> str:
+        return HEALTH if self.rpc == BASELINE else f"{SERVICE}/{self.rpc}"
+
+
+def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Case]:
+    """Every case of the suite for the games in `manifest`; RPCs whose
+    `available` entry is a reason (not "") are left out."""
+    suite = [
+        Case(BASELINE, "", ("--data", "{}")),
+        Case("ListGames", "", ("--data", "{}")),
+    ]
+    for game, entry in manifest["games"].items():
+        files = entry["files"]
+
+        def binary(rpc: str, files: dict = files) -> tuple[str, ...]:
+            return ("--binary-file", str(data_dir / files[rpc]["path"]))
+
+        suite += [
+            Case("ApplyMove", game, binary("ApplyMove"), moves_per_call=1),
+            Case("ListLegalMoves", game, binary("ListLegalMoves")),
+            Case("GetView", game, binary("GetView")),
+            Case("NextDeal", game, binary("NextDeal")),
+            Case("NewGame", game, binary("NewGame")),
+        ]
+        if not available.get("ApplyMoveBatch"):
+            per_call = files["ApplyMoveBatch"]["moves_per_message"]
+            suite.append(
+                Case("ApplyMoveBatch", game, binary("ApplyMoveBatch"), moves_per_call=per_call)
+            )
+        if not available.get("ApplyMoveStream"):
+            suite.append(
+                Case(
+                    "ApplyMoveStream",
+                    game,
+                    (*binary("ApplyMoveStream"), "--stream-call-count", str(STREAM_MESSAGES)),
+                    moves_per_call=STREAM_MESSAGES,
+                    stream=True,
+                )
+            )
+    return suite
+
+
+# Cases measured twice, first and last in the pass: the goals rest on them, so
+# they get twice the time, and the spread of the two runs shows the noise.
+REPEATED = (BASELINE, "ApplyMove")
+
+
+def schedule(cases: list[Case]) -> list[tuple[Case, int]]:
+    """The order of the runs of a pass, as (case, repeat number): the baseline
+    and ApplyMove open and close it (in mirrored order), the rest in between."""
+    first = [c for c in cases if c.rpc in REPEATED and not c.variant]
+    rest = [c for c in cases if c not in first]
+    return [(c, 1) for c in first] + [(c, 1) for c in rest] + [(c, 2) for c in reversed(first)]
+
+
+def json_case(manifest: dict, data_dir: Path, game: str) -> Case:
+    """ApplyMove fed from JSON (`--data-file`) instead of binary, to compare
+    what each data path costs the client."""
+    path = data_dir / manifest["games"][game]["files"]["ApplyMove"]["json_path"]
+    return Case("ApplyMove", game, ("--data-file", str(path)), moves_per_call=1, variant="JSON")
+
+
+def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: float) -> list[str]:
+    """The ghz command line (without the binary) of one timed run."""
+    kind = "stream" if case.stream else "unary"
+    connections = CONNECTIONS_PER_WORKER * workers
+    # ghz splits the concurrency evenly over connections: keep it a multiple.
+    concurrency = max(CONCURRENCY_PER_WORKER[kind] * workers, connections)
+    return [
+        "--insecure",
+        "--protoset",
+        str(protoset),
+        "--call",
+        case.method,
+        *case.data,
+        "--connections",
+        str(connections),
+        "--concurrency",
+        str(concurrency),
+        "--duration",
+        f"{seconds:g}s",
+        # Calls in flight at the end complete and count: closing them instead
+        # would turn a clean run into errors.
+        "--duration-stop",
+        "wait",
+        "--timeout",
+        "20s",
+        "--name",
+        case.label,
+        target,
+    ]
