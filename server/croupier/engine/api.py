@@ -153,7 +153,7 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         )
     if state.options.WhichOneof("game") != game.name:
         raise InvalidInput(f"{path}.options", f"must hold {game.name} options")
-    _check_options(game, getattr(state.options, game.name), f"{path}.options.{game.name}")
+    _check_options(game, getattr(state.options, game.name), path)
     if not game.min_seats <= len(state.seats) <= game.max_seats:
         raise InvalidInput(
             f"{path}.seats",
@@ -169,10 +169,12 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     return game
 
 
-def _check_options(game: Game, options: Message, path: str) -> None:
-    key = (game.name, options.SerializeToString(deterministic=True))
+def _check_options(game: Game, options: Message, state_path: str) -> None:
+    # Options hold no maps, so their plain serialization is canonical.
+    key = (game.name, options.SerializeToString())
     if key in _checked_options:
         return
+    path = f"{state_path}.options.{game.name}"
     game.catalogue.check(options, path)
     game.check_options(options, path)
     if len(_checked_options) >= _CHECKED_OPTIONS_LIMIT:

@@ -81,7 +81,14 @@ def find(name: str) -> Game | None:
     return _GAMES.get(name)
 
 
+_loaded = False
+
+
 def _load() -> None:
     # The games register themselves on import; importing here keeps the
     # registry's users from having to know the list.
-    import croupier.games  # noqa: F401
+    global _loaded
+    if not _loaded:
+        import croupier.games  # noqa: F401
+
+        _loaded = True

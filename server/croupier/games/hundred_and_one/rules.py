@@ -134,7 +134,7 @@ _compiled: dict[bytes, Rules] = {}
 
 def rules_for(options: pb.HundredAndOneOptions) -> Rules:
     """The compiled rules of an option set (options already validated)."""
-    key = options.SerializeToString(deterministic=True)
+    key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
         if len(_compiled) >= 1024:
