@@ -18,7 +18,9 @@ BASELINE = "Health/Check"
 
 # Load shape; see README.md for how these were chosen.
 CONNECTIONS_PER_WORKER = 4
-CONCURRENCY_PER_WORKER = {"unary": 16, "stream": 4}
+# A batch call is milliseconds of work: a few in flight per connection keep a
+# worker busy, as a harness would; 16 large calls at once only add queueing.
+CONCURRENCY_PER_WORKER = {"unary": 16, "batch": 4, "stream": 4}
 # Messages sent on each ApplyMoveStream call before the client closes it: long
 # enough that opening the stream is a small part of its cost, short enough that
 # a run of a few seconds completes many streams.
@@ -115,7 +117,7 @@ def json_case(manifest: dict, data_dir: Path, game: str) -> Case:
 
 def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: float) -> list[str]:
     """The ghz command line (without the binary) of one timed run."""
-    kind = "stream" if case.stream else "unary"
+    kind = "stream" if case.stream else "batch" if case.moves_per_call > 1 else "unary"
     connections = CONNECTIONS_PER_WORKER * workers
     # ghz splits the concurrency evenly over connections: keep it a multiple.
     concurrency = max(CONCURRENCY_PER_WORKER[kind] * workers, connections)

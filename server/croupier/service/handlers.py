@@ -58,13 +58,14 @@ async def _abort(call: Call, context: Any, error: BaseException, game: str) -> N
 _CODES = {c.value[0]: c.value for c in grpc.StatusCode}
 
 
-def _fits(response: Any, limit: int) -> Any:
-    """`response`, or Overloaded when grpc would refuse to send it: the call
-    must then count and log as RESOURCE_EXHAUSTED, not as OK."""
-    size = response.ByteSize()
-    if size > limit:
-        raise Overloaded(f"the response is {size} bytes; this server sends at most {limit}")
-    return response
+def _encode(response: Any, limit: int) -> bytes:
+    """The response's bytes, serialized once here rather than by grpc, so that
+    one too large for grpc to send is refused (Overloaded) while the call can
+    still count and log as RESOURCE_EXHAUSTED rather than OK."""
+    data: bytes = response.SerializeToString()
+    if len(data) > limit:
+        raise Overloaded(f"the response is {len(data)} bytes; this server sends at most {limit}")
+    return data
 
 
 def _game_of(request: Any) -> str:
@@ -99,6 +100,9 @@ class Handlers:
                 request_deserializer=tolerant_deserializer(request_class),
                 response_serializer=response_class.SerializeToString,
             )
+            # Unary handlers answer with bytes they encoded (see _encode): no
+            # serializer, grpc sends them as they are.
+            encoded = dict(kwargs, response_serializer=None)
             if method.name == "ApplyMove":
                 behaviour = self._apply_move()
             elif method.name == "ApplyMoveBatch":
@@ -110,7 +114,7 @@ class Handlers:
                 continue
             else:
                 behaviour = self._unary(method.name, engine_calls[method.name])
-            handlers[method.name] = grpc.unary_unary_rpc_method_handler(behaviour, **kwargs)
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(behaviour, **encoded)
         return handlers
 
     def health(self, servicer: Any) -> dict[str, grpc.RpcMethodHandler]:
@@ -151,11 +155,11 @@ class Handlers:
             game = ""
             try:
                 game = _game_of(_parsed(request))
-                response = _fits(getattr(api, engine_call)(request), limit)
+                data = _encode(getattr(api, engine_call)(request), limit)
             except Exception as error:
                 await _abort(call, context, error, game)
             call.ok(game)
-            return response
+            return data
 
         return handle
 
@@ -169,13 +173,14 @@ class Handlers:
             game = ""
             try:
                 game = _parsed(request).state.game
-                response = _fits(api.apply_move(request), limit)
+                response = api.apply_move(request)
+                data = _encode(response, limit)
             except Exception as error:
                 observer.count_invalid_move(game)
                 await _abort(call, context, error, game)
             observer.count_move(game, response)
             call.ok(game, response)
-            return response
+            return data
 
         return ApplyMove
 
@@ -214,11 +219,11 @@ class Handlers:
                     if done and done % _YIELD_EVERY == 0:
                         await asyncio.sleep(0)  # let health, signals and other calls in
                     self._apply_item(item, results.add())
-                _fits(response, max_bytes)
+                data = _encode(response, max_bytes)
             except Exception as error:
                 await _abort(call, context, error, "")
             call.ok(items=len(items))
-            return response
+            return data
 
         return ApplyMoveBatch
 
