@@ -24,7 +24,7 @@ from croupier.engine.errors import FailedPrecondition, InvalidInput
 from croupier.service.config import ServerConfig
 from croupier.service.decoding import Unparsable, tolerant_deserializer
 from croupier.service.errors import DeadlinePassed, Overloaded, item_error, status_for
-from croupier.service.observe import REQUEST_ID, Call, Observer
+from croupier.service.observe import REQUEST_ID, Call, Observer, Tally
 from croupier.v1 import service_pb2
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["CroupierService"]
@@ -184,7 +184,8 @@ class Handlers:
 
         return ApplyMove
 
-    def _apply_item(self, item: service_pb2.ApplyMoveRequest, result: Any) -> None:
+    @staticmethod
+    def _apply_item(item: service_pb2.ApplyMoveRequest, result: Any, tally: Tally) -> None:
         """One ApplyMove inside a batch or stream: the unary answer, or its error."""
         game = item.state.game
         try:
@@ -192,9 +193,9 @@ class Handlers:
         except (InvalidInput, FailedPrecondition) as error:
             result.ClearField("response")
             item_error(error, result.error)
-            self.observer.count_invalid_move(game)
+            tally.invalid(game)
             return
-        self.observer.count_move(game, result.response)
+        tally.move(game, result.response)
 
     def _apply_move_batch(self) -> Callable[[Any, Any], Awaitable[Any]]:
         observer = self.observer
@@ -212,13 +213,20 @@ class Handlers:
                 deadline = None if remaining is None else time.monotonic() + remaining
                 response = service_pb2.ApplyMoveBatchResponse()
                 results = response.results
-                for done, item in enumerate(items):
-                    # No item is started once the caller has stopped waiting.
-                    if deadline is not None and time.monotonic() >= deadline:
-                        raise DeadlinePassed(f"deadline passed after {done} of {len(items)} items")
-                    if done and done % _YIELD_EVERY == 0:
-                        await asyncio.sleep(0)  # let health, signals and other calls in
-                    self._apply_item(item, results.add())
+                tally = Tally(observer)
+                try:
+                    for done, item in enumerate(items):
+                        # No item is started once the caller has stopped waiting.
+                        if deadline is not None and time.monotonic() >= deadline:
+                            raise DeadlinePassed(
+                                f"deadline passed after {done} of {len(items)} items"
+                            )
+                        if done and done % _YIELD_EVERY == 0:
+                            tally.flush()
+                            await asyncio.sleep(0)  # let health, signals and other calls in
+                        self._apply_item(item, results.add(), tally)
+                finally:
+                    tally.flush()  # the moves played count, even past a deadline
                 data = _encode(response, max_bytes)
             except Exception as error:
                 await _abort(call, context, error, "")
@@ -243,7 +251,9 @@ class Handlers:
                             out.result.error,
                         )
                     else:
-                        self._apply_item(request.item, out.result)
+                        tally = Tally(observer)
+                        self._apply_item(request.item, out.result, tally)
+                        tally.flush()
                     count += 1
                     yield out
             except Exception as error:

@@ -51,17 +51,23 @@ class Observer:
         self.metrics.in_flight.inc()
         return Call(self, method, request_id)
 
-    def count_move(self, game: str, response: Any) -> None:
+    def count_move(self, game: str, response: Any, amount: int = 1) -> None:
         """An ApplyMove answer (unary, batch item or stream item) by outcome."""
         if response.accepted:
-            self._child(self._moves, self.metrics.moves, game, "accepted").inc()
-            return
-        self._child(self._moves, self.metrics.moves, game, "rejected").inc()
-        reason = _REASON_NAMES.get(response.rejection.reason, "UNKNOWN")
-        self._child(self._rejections, self.metrics.rejections, game, reason).inc()
+            self.count("accepted", game, amount)
+        else:
+            self.count(_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"), game, amount)
 
     def count_invalid_move(self, game: str) -> None:
-        self._child(self._moves, self.metrics.moves, game or "unknown", "invalid").inc()
+        self.count("invalid", game or "unknown")
+
+    def count(self, outcome: str, game: str, amount: int = 1) -> None:
+        """`outcome` is accepted, invalid, or the name of a rejection reason."""
+        if outcome in ("accepted", "invalid"):
+            self._child(self._moves, self.metrics.moves, game, outcome).inc(amount)
+            return
+        self._child(self._moves, self.metrics.moves, game, "rejected").inc(amount)
+        self._child(self._rejections, self.metrics.rejections, game, outcome).inc(amount)
 
     @staticmethod
     def _child(cache: dict[tuple[str, str], Any], family: Any, a: str, b: str) -> Any:
@@ -69,6 +75,33 @@ class Observer:
         if child is None:
             child = cache[(a, b)] = family.labels(a, b)
         return child
+
+
+class Tally:
+    """Move outcomes of one batch, counted in plain ints and added to the
+    metrics once per batch: a metrics update costs more than a move's count."""
+
+    __slots__ = ("observer", "counts")
+
+    def __init__(self, observer: Observer) -> None:
+        self.observer = observer
+        self.counts: dict[tuple[str, str], int] = {}
+
+    def move(self, game: str, response: Any) -> None:
+        if response.accepted:
+            key = ("accepted", game)
+        else:
+            key = (_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"), game)
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def invalid(self, game: str) -> None:
+        key = ("invalid", game or "unknown")
+        self.counts[key] = self.counts.get(key, 0) + 1
+
+    def flush(self) -> None:
+        for (outcome, game), amount in self.counts.items():
+            self.observer.count(outcome, game, amount)
+        self.counts.clear()
 
 
 class Call:
