@@ -7,14 +7,39 @@ from croupier.engine import api
 from croupier.v1 import options_pb2, service_pb2
 
 # shedding.md §1.7, O1–O31, plus `effects` (the per-version card effects).
-SECTION_1_7 = (
-    "deck_size players hand_size opening upcard_effects first_move_any draw_rule voluntary_draw "
-    "must_play_drawn restock_shuffle transfer_6_7 transfer_accumulates ordinary_specials "
-    "eight_draw_mode eight_last_must_cover kspades_draw kspades_in_hand_40 queen_finish_bonus "
-    "lone_queen_penalty lone_queen_scope reset_100_to_50 exact_101_reset bust_rule negative_limit "
-    "forbidden_finish no_finish_on_nine resolve_final_penalty six_cover_by nine_cover_allows_queen "
-    "fives_active seven_spades_draw"
-).split()
+SECTION_1_7 = [
+    "deck_size",
+    "players",
+    "hand_size",
+    "opening",
+    "upcard_effects",
+    "first_move_any",
+    "draw_rule",
+    "voluntary_draw",
+    "must_play_drawn",
+    "restock_shuffle",
+    "transfer_6_7",
+    "transfer_accumulates",
+    "ordinary_specials",
+    "eight_draw_mode",
+    "eight_last_must_cover",
+    "kspades_draw",
+    "kspades_in_hand_40",
+    "queen_finish_bonus",
+    "lone_queen_penalty",
+    "lone_queen_scope",
+    "reset_100_to_50",
+    "exact_101_reset",
+    "bust_rule",
+    "negative_limit",
+    "forbidden_finish",
+    "no_finish_on_nine",
+    "resolve_final_penalty",
+    "six_cover_by",
+    "nine_cover_allows_queen",
+    "fives_active",
+    "seven_spades_draw",
+]
 
 
 def _game() -> options_pb2.GameDescriptor:
