@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from croupier.engine import api
 from croupier.engine.cards import QUEEN, RANK_OF, SUITS
 from croupier.engine.errors import InvalidInput
+from croupier.engine.options import to_option_value
 from croupier.v1 import cards_pb2, game_pb2, options_pb2, service_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
 
@@ -54,16 +55,6 @@ OVERRIDES = {
 }
 
 
-def _value(v):
-    if isinstance(v, bool):
-        return options_pb2.OptionValue(bool_value=v)
-    if isinstance(v, int):
-        return options_pb2.OptionValue(int_value=v)
-    if isinstance(v, str):
-        return options_pb2.OptionValue(enum_value=v)
-    return options_pb2.OptionValue(set_value=options_pb2.NameList(names=list(v)))
-
-
 @st.composite
 def tables(draw):
     """A fresh match: a preset, a seat count, a seed and some overrides."""
@@ -76,7 +67,10 @@ def tables(draw):
         preset=preset,
         seat_count=seats,
         seed=draw(st.integers(0, 2**64 - 1)),
-        options=[options_pb2.OptionSetting(name=k, value=_value(v)) for k, v in overrides.items()],
+        options=[
+            options_pb2.OptionSetting(name=k, value=to_option_value(v))
+            for k, v in overrides.items()
+        ],
     )
     try:
         state = api.new_game(request).state
