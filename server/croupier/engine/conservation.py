@@ -3,24 +3,24 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 
 from croupier.engine.cards import card_text
 from croupier.engine.errors import InvalidInput
 
 
-def holds_exactly(zones: Sequence[Iterable[int]], deck: Sequence[int]) -> bool:
+def holds_exactly(zones: Sequence[Sequence[int]], deck: Sequence[int]) -> bool:
     """Whether the zones together hold exactly `deck` (sorted): the fast test
     every state pays, one sort in C and a list comparison."""
     cards: list[int] = []
     for zone in zones:
-        cards.extend(zone)
+        cards += zone[:]  # a slice of a repeated field is built in C, faster than iterating
     cards.sort()
     return cards == deck
 
 
 def check_conservation(
-    zones: Sequence[tuple[str, Iterable[int]]], deck: Sequence[int], parent: str
+    zones: Sequence[tuple[str, Sequence[int]]], deck: Sequence[int], parent: str
 ) -> None:
     """Raise InvalidInput unless the zones together hold exactly `deck` (sorted).
 

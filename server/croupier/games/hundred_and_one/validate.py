@@ -106,8 +106,7 @@ def _check_turn_fields(
     elif deal.pending_draw:
         raise InvalidInput(f"{P}.pending_draw", "is set only in phase RESPOND")
     if phase == COVER:
-        covers = any(rules.covers(c, top, deal.active_suit) for c in hand)
-        if deal.cover_batch_drawn and not covers:
+        if deal.cover_batch_drawn and not any(rules.covers(c, top, deal.active_suit) for c in hand):
             raise InvalidInput(f"{P}.cover_batch_drawn", "a drawn batch without a cover has lapsed")
     elif deal.cover_batch_drawn:
         raise InvalidInput(f"{P}.cover_batch_drawn", "is set only in phase COVER")
