@@ -9,7 +9,7 @@ message, and the range checks applied to every incoming state.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from google.protobuf.message import Message
@@ -48,7 +48,6 @@ class Preset:
     settings: Mapping[str, Value]
     min_seats: int
     max_seats: int
-    extra: Mapping[str, Any] = field(default_factory=dict)
 
 
 def _enum_prefix(enum_descriptor: Any) -> str:

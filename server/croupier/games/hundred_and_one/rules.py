@@ -82,10 +82,6 @@ class Rules:
             forbidden.add(KING_OF_SPADES)
         self.forbidden_finish = frozenset(forbidden)
 
-        # The cards that oblige a cover and whose cover may not be any Queen.
-        self.cover_rank = {pb.HUNDRED_AND_ONE_EFFECTS_HD: 8, pb.HUNDRED_AND_ONE_EFFECTS_CL: 9}.get(
-            o.effects, 6
-        )
         self.effect: dict[int, Effect] = {c: self._effect(c, o, hd, specials) for c in self.deck}
 
     def _effect(self, card: int, o: pb.HundredAndOneOptions, hd: bool, specials: bool) -> Effect:
