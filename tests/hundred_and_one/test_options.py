@@ -1,0 +1,115 @@
+"""Options of §1.7 that the situation table does not exercise, each pinned
+at a hand-built position; option conflicts; the dry-stock rules C3.5, C6.3."""
+
+from __future__ import annotations
+
+import pytest
+from conftest import c, settings, text_of  # tests/hundred_and_one/conftest.py
+
+from croupier.engine import api, cards
+from croupier.engine.errors import InvalidInput
+from croupier.v1 import service_pb2
+
+
+def _rest(*taken: str) -> str:
+    """Every card of the 36-card pack but `taken`, in the spec's notation."""
+    out = {c(t) for t in taken}
+    return " ".join(text_of(v) for v in cards.deck(lowest_rank=6) if v not in out)
+
+
+def test_voluntary_draw_lets_a_player_draw_while_holding_a_legal_card(table):
+    options = {"voluntary_draw": True}
+    s = table.build("hd", 2, top="10♥", hands={0: "10♣ J♠"}, stock="A♦ …", options=options)
+    assert "DRAW" in table.legal(s, 0)
+    s = table.ok(s, table.draw(0))
+    assert table.drawn(s) == "A♦"
+    # After the draw only the drawn card may be played, or the turn passed.
+    assert table.legal(s, 0) == {"PASS"}
+    assert table.reason(s, table.play(0, "10♣")) == "ONLY_DRAWN_CARD_PLAYABLE"
+
+
+def test_first_move_any_lets_the_dealer_lead_any_card_of_his_full_hand(table):
+    s = table.new("ru", 3, {"first_move_any": True}, seed=5)
+    deal = s.hundred_and_one
+    dealer = deal.dealer
+    assert s.current_seat == dealer
+    assert not deal.discard
+    hand = [text_of(v) for v in deal.hands[dealer].cards]
+    assert len(hand) == 4
+    expected: set[str] = set()
+    for card in hand:
+        expected |= table.queen_plays(card) if card[0] == "Q" else {f"PLAY {card}"}
+    assert table.legal(s, dealer) == expected
+
+
+def test_no_finish_on_nine_keeps_the_deal_going_after_a_last_nine(table):
+    for forbid, ends in ((True, False), (False, True)):
+        s = table.build("ru", 3, top="10♠", hands={0: "9♠"}, options={"no_finish_on_nine": forbid})
+        s = table.ok(s, table.play(0, "9♠"))
+        assert (table.match_phase(s) == "DEAL_OVER") is ends
+        if not ends:
+            assert s.current_seat == 1 and table.hand_size(s, 0) == 0
+
+
+def test_a_five_does_nothing_without_fives_active(table):
+    options = {"deck_size": 52}
+    s = table.build("hd", 3, top="10♥", hands={0: "5♥ J♣"}, options=options)
+    sizes = [table.hand_size(s, seat) for seat in (1, 2)]
+    s = table.ok(s, table.play(0, "5♥"))
+    assert s.current_seat == 1
+    assert [table.hand_size(s, seat) for seat in (1, 2)] == sizes
+
+
+def test_a_draw_with_stock_and_discard_empty_draws_nothing_and_ends_the_turn(table):
+    # C3.5: every card but the top is in the hands; P0 has nothing to play.
+    s = table.build(
+        "cl", 2, discard="10♣", stock="", hands={0: "7♦ 8♦", 1: _rest("10♣", "7♦", "8♦")}
+    )
+    assert table.legal(s, 0) == {"DRAW"}
+    response = api.apply_move(service_pb2.ApplyMoveRequest(state=s, move=table.draw(0)))
+    assert response.accepted
+    s = response.state
+    assert table.hand(s, 0) == table.bag("7♦ 8♦")
+    assert (s.current_seat, table.phase(s)) == (1, "PLAY")
+
+
+def test_a_cover_duty_lapses_when_nothing_can_be_drawn(table):
+    # C6.3: P0 must cover his 9♥, holds no cover, and stock and restock are dry.
+    hands = {0: "7♣", 1: _rest("9♥", "7♣")}
+    s = table.build("cl", 2, discard="9♥", stock="", hands=hands, phase="COVER")
+    s = table.ok(s, table.draw(0))
+    assert (s.current_seat, table.phase(s)) == (1, "PLAY")
+    assert table.hand(s, 0) == table.bag("7♣")
+    assert table.match_phase(s) == "DEAL_IN_PROGRESS"
+
+
+def test_a_lapsed_cover_with_an_empty_hand_wins_the_deal(table):
+    hands = {0: "", 1: _rest("9♥")}
+    s = table.build("cl", 2, discard="9♥", stock="", hands=hands, phase="COVER")
+    s = table.ok(s, table.draw(0))
+    assert table.match_phase(s) in ("DEAL_OVER", "MATCH_OVER")
+    assert table.deal_winners(s) == [0]
+
+
+@pytest.mark.parametrize(
+    ("preset", "seats", "options", "field"),
+    [
+        ("cl", 3, {"transfer_accumulates": True}, "options.transfer_accumulates"),
+        ("hd", 3, {"fives_active": True}, "options.fives_active"),
+        ("hd", 3, {"six_cover_by": "NEXT"}, "options.six_cover_by"),
+        ("hd", 3, {"first_move_any": True}, "options.first_move_any"),
+        ("hd", 3, {"upcard_effects": False}, "options.upcard_effects"),
+        ("ru", 3, {"eight_draw_mode": "THREE"}, "options.eight_draw_mode"),
+        ("ru", 3, {"transfer_6_7": True}, "options.transfer_6_7"),
+        ("hd", 3, {"nine_cover_allows_queen": False}, "options.nine_cover_allows_queen"),
+        ("hd", 3, {"lone_queen_scope": "ANY_SINGLE_QUEEN"}, "options.lone_queen_scope"),
+        ("hd", 4, {"hand_size": 9}, "options.hand_size"),
+    ],
+)
+def test_options_whose_dependency_is_not_met_are_refused(preset, seats, options, field):
+    request = service_pb2.NewGameRequest(
+        game="hundred_and_one", preset=preset, seat_count=seats, options=settings(options)
+    )
+    with pytest.raises(InvalidInput) as caught:
+        api.new_game(request)
+    assert [f for f, _ in caught.value.violations] == [field]
