@@ -4,17 +4,23 @@ at a hand-built position; option conflicts; the dry-stock rules C3.5, C6.3."""
 from __future__ import annotations
 
 import pytest
-from conftest import c, settings, text_of  # tests/hundred_and_one/conftest.py
 
 from croupier.engine import api, cards
 from croupier.engine.errors import InvalidInput
-from croupier.v1 import service_pb2
+from croupier.engine.options import to_option_value
+from croupier.v1 import options_pb2, service_pb2
+
+_SYMBOL = {cards.CLUBS: "♣", cards.DIAMONDS: "♦", cards.HEARTS: "♥", cards.SPADES: "♠"}
+
+
+def text_of(value: int) -> str:
+    """A card in the spec's notation ("10♥")."""
+    return cards.RANK_NAMES[cards.RANK_OF[value] - 2] + _SYMBOL[cards.SUIT_OF[value]]
 
 
 def _rest(*taken: str) -> str:
     """Every card of the 36-card pack but `taken`, in the spec's notation."""
-    out = {c(t) for t in taken}
-    return " ".join(text_of(v) for v in cards.deck(lowest_rank=6) if v not in out)
+    return " ".join(t for t in map(text_of, cards.deck(lowest_rank=6)) if t not in taken)
 
 
 def test_voluntary_draw_lets_a_player_draw_while_holding_a_legal_card(table):
@@ -108,7 +114,12 @@ def test_a_lapsed_cover_with_an_empty_hand_wins_the_deal(table):
 )
 def test_options_whose_dependency_is_not_met_are_refused(preset, seats, options, field):
     request = service_pb2.NewGameRequest(
-        game="hundred_and_one", preset=preset, seat_count=seats, options=settings(options)
+        game="hundred_and_one",
+        preset=preset,
+        seat_count=seats,
+        options=[
+            options_pb2.OptionSetting(name=k, value=to_option_value(v)) for k, v in options.items()
+        ],
     )
     with pytest.raises(InvalidInput) as caught:
         api.new_game(request)
