@@ -32,11 +32,12 @@ SERVICE_NAME = SERVICE.full_name
 HEALTH = health_pb2.DESCRIPTOR.services_by_name["Health"]
 HEALTH_SERVICE_NAME = HEALTH.full_name
 
+# grpc_type labels of the standard gRPC server metrics.
 _UNARY = "unary"
+_BIDI = "bidi_stream"
 # A batch hands the event loop back this often, so that one large batch does
 # not keep a worker's health checks and other calls waiting.
 _YIELD_EVERY = 64
-_BIDI = "bidi_stream"
 
 
 def _parsed(request: Any) -> Any:
@@ -46,16 +47,13 @@ def _parsed(request: Any) -> Any:
 
 
 async def _abort(call: Call, context: Any, error: BaseException, game: str) -> None:
+    """End the call with the status `error` maps to (errors.py), observed."""
     status, internal = status_for(error)
-    code = grpc.StatusCode(_CODES[status.code])
-    call.failed(code.name, status.message, game, error if internal else None)
     rich = rpc_status.to_status(status)
+    call.failed(rich.code.name, status.message, game, error if internal else None)
     await context.abort(
         rich.code, rich.details, (*rich.trailing_metadata, (REQUEST_ID, call.request_id))
     )
-
-
-_CODES = {c.value[0]: c.value for c in grpc.StatusCode}
 
 
 def _encode(response: Any, limit: int) -> bytes:
