@@ -239,21 +239,15 @@ def _header(
 
 
 def _commit() -> str:
+    """The commit under test, marked when the work tree has changes."""
+
+    def git(*args: str) -> str:
+        run = subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True, timeout=10)
+        return run.stdout.strip()
+
     try:
-        sha = subprocess.run(
-            ["git", "rev-parse", "--short", "HEAD"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=ROOT,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        ).stdout.strip()
+        sha = git("rev-parse", "--short", "HEAD")
+        dirty = git("status", "--porcelain", "--untracked-files=no")
     except (OSError, subprocess.TimeoutExpired):
         return "unknown"
     return f"{sha} + uncommitted changes" if dirty else sha or "unknown"
