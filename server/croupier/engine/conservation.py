@@ -1,17 +1,39 @@
-"""Card conservation: a state holds exactly the deck it started with."""
+"""Card conservation: a state holds exactly the deck it started with.
+
+Every state pays for `holds_exactly`; only a broken one pays for
+`check_conservation` naming what is wrong. Both are bounded by the deck, not
+by what a client sent: a state holding far more cards than its deck is
+refused on its size alone (lengths of repeated fields are free to read), and
+a list of problems is cut after `MAX_VIOLATIONS` entries (issue 7, item 4: an
+800,000-card hand once cost seconds of CPU and a 58 MB error).
+"""
 
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from typing import NoReturn
 
-from croupier.engine.cards import card_text
+from croupier.engine.cards import FRENCH, CardFamily
 from croupier.engine.errors import InvalidInput
+
+# How many problems an error lists before "… and N more".
+MAX_VIOLATIONS = 10
+# A state holding more than this many times its deck is refused by its size
+# alone: below it a surplus (a duplicated card) is worth naming card by card,
+# and the counting stays in proportion to the deck.
+OVERSIZE_FACTOR = 2
 
 
 def holds_exactly(zones: Sequence[Sequence[int]], deck: Sequence[int]) -> bool:
     """Whether the zones together hold exactly `deck` (sorted): the fast test
-    every state pays, one sort in C and a list comparison."""
+    every state pays, one sort in C and a list comparison, and nothing at all
+    when the number of cards is wrong."""
+    held = 0
+    for zone in zones:
+        held += len(zone)
+    if held != len(deck):
+        return False
     cards: list[int] = []
     for zone in zones:
         cards += zone[:]  # a slice of a repeated field is built in C, faster than iterating
@@ -20,15 +42,33 @@ def holds_exactly(zones: Sequence[Sequence[int]], deck: Sequence[int]) -> bool:
 
 
 def check_conservation(
-    zones: Sequence[tuple[str, Sequence[int]]], deck: Sequence[int], parent: str
+    zones: Sequence[tuple[str, Sequence[int]]],
+    deck: Sequence[int],
+    parent: str,
+    text: CardFamily | Callable[[int], str] = FRENCH,
 ) -> None:
     """Raise InvalidInput unless the zones together hold exactly `deck` (sorted).
 
     `zones` are (field path, cards) pairs; a duplicated or foreign card is
-    reported at the field where it stands, a missing one at `parent`.
+    reported at the field where it stands, a missing one at `parent`. Cards
+    are named by `text`, the game's card family (or its text function), so a
+    UNO game's errors speak of "R7", not of the French card with that number.
+    A state with more than OVERSIZE_FACTOR times the deck's cards is refused
+    by its size, without reading a card; at most MAX_VIOLATIONS problems are
+    listed, then one "… and N more".
     """
     if holds_exactly([cards for _, cards in zones], deck):
         return
+    name = text.text if isinstance(text, CardFamily) else text
+    size = len(deck)
+    held = sum(len(cards) for _, cards in zones)
+    if held > OVERSIZE_FACTOR * size:
+        problems = [
+            (f, f"holds {len(c)} cards; this game's deck has {size}")
+            for f, c in zones
+            if len(c) > size
+        ]
+        _refuse(problems or [(parent, f"holds {held} cards; this game's deck has {size}")], parent)
     seen: Counter[int] = Counter()
     where: dict[int, str] = {}
     for field, cards in zones:
@@ -38,13 +78,22 @@ def check_conservation(
     expected = Counter(deck)
     if seen == expected:
         return
-    problems: list[tuple[str, str]] = []
+    problems = []
     for value in sorted(seen):
         extra = seen[value] - expected.get(value, 0)
         if extra > 0:
             what = "is not in this game's deck" if value not in expected else "appears too often"
-            problems.append((where[value], f"card {card_text(value)} ({value}) {what}"))
+            problems.append((where[value], f"card {name(value)} ({value}) {what}"))
     for value in sorted(expected):
         if seen.get(value, 0) < expected[value]:
-            problems.append((parent, f"card {card_text(value)} is missing"))
-    raise InvalidInput(*problems[0], *problems[1:])
+            problems.append((parent, f"card {name(value)} is missing"))
+    _refuse(problems, parent)
+
+
+def _refuse(problems: list[tuple[str, str]], parent: str) -> NoReturn:
+    """Raise InvalidInput with the first MAX_VIOLATIONS problems, then one
+    entry at `parent` counting the rest."""
+    shown = problems[:MAX_VIOLATIONS]
+    if len(problems) > MAX_VIOLATIONS:
+        shown.append((parent, f"… and {len(problems) - MAX_VIOLATIONS} more"))
+    raise InvalidInput(*shown[0], *shown[1:])
