@@ -7,7 +7,6 @@ import pytest
 
 from croupier.engine.cards import card_text as server_card_text
 from croupier.v1 import game_pb2
-from croupier.v1 import hundred_and_one_pb2 as pb
 from croupier_client.cards import card_text, suit_name
 from croupier_client.client import CroupierClient, CroupierError
 
@@ -44,7 +43,7 @@ def test_an_illegal_move_is_an_answer_not_an_error(client: CroupierClient) -> No
     state = _new(client)
     other = (state.current_seat + 1) % len(state.seats)
     move = game_pb2.Move(seat=other)
-    move.hundred_and_one.action = pb.HUNDRED_AND_ONE_ACTION_DRAW
+    move.hundred_and_one.draw.SetInParent()
     answer = client.apply(state, move)
     assert not answer.accepted
     assert answer.rejection.reason == game_pb2.REJECTION_REASON_NOT_YOUR_TURN

@@ -23,10 +23,22 @@ def test_demo_output_is_deterministic(target: str, capsys: pytest.CaptureFixture
     assert first == second
     lines = first[1].splitlines()
     assert lines[0] == "Game hundred_and_one, preset hd, 3 seats, seed 7"
-    assert lines[2].startswith("Deal 1 — dealer P")
-    assert lines[3].startswith("   1. P")
+    assert lines[2] == "Deal 1"
+    assert lines[3].startswith("      P") and "deal 1" in lines[3]  # the game's sentence
+    assert lines[4].startswith("   1. P")
     assert lines[-1].startswith("Winner: P") or lines[-1].startswith("Winners: P")
     assert "(totals P0 " in lines[-1]
+
+
+def test_demo_prints_the_games_sentences_for_a_score_reset(
+    target: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Seed 1 resets a total of exactly 100 to 50 (O21); the demo once printed
+    # "total 0 is reset to 50", reading the wrong field of the event.
+    code, out, _ = _run(capsys, "--preset", "hd", "--seats", "3", "--seed", "1", "--target", target)
+    assert code == 0
+    resets = [line for line in out.splitlines() if "reset to" in line]
+    assert resets and all("has the total 100 reset to 50" in line for line in resets), resets
 
 
 def test_demo_transcript_depends_on_the_seed(
@@ -52,7 +64,8 @@ def test_demo_stops_with_an_error_after_max_moves(
     code, out, err = _run(capsys, "--preset", "alt", "--max-moves", "5", "--target", target)
     assert code == 1
     assert "not over after 5 moves" in err
-    assert out.splitlines()[-1].startswith("   5. P")
+    moves = [line for line in out.splitlines() if line[:4].strip().isdigit()]
+    assert moves[-1].startswith("   5. P")
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from croupier.engine.errors import InvalidInput
 from croupier.engine.options import Catalogue
 from croupier.games.hundred_and_one.notation import notation, parse_notation
 from croupier.games.hundred_and_one.options import CATALOGUE
-from croupier.v1 import game_pb2, hundred_and_one_pb2, service_pb2
+from croupier.v1 import cards_pb2, game_pb2, hundred_and_one_pb2, service_pb2
 
 # -- rng ----------------------------------------------------------------------
 
@@ -74,7 +74,7 @@ def test_every_legal_move_text_round_trips() -> None:
     assert {"DRAW", "PASS"} <= seen  # the walk met every kind of move text
     assert any(">" in text for text in seen)  # a Queen naming a suit
     name = parse_notation("NAME S", 0)
-    assert name.hundred_and_one.action == hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_NAME_SUIT
+    assert name.hundred_and_one.name_suit.suit == cards_pb2.SUIT_SPADES
     assert notation(name) == "NAME S"
 
 

@@ -205,36 +205,41 @@ class Table:
             state.seats[seat].score = scores[seat] if scores else 0
             state.seats[seat].eliminated = seat in eliminated
         state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+        del state.acting_seats[:]
+        state.acting_seats.append(current)
         return state
 
     # -- moves -----------------------------------------------------------------
 
     @staticmethod
-    def _move(seat: int, action: str, card: str | None = None, suit: str | None = None):
-        move = h1.HundredAndOneMove(
-            action=h1.HundredAndOneAction.Value(f"HUNDRED_AND_ONE_ACTION_{action}")
-        )
-        if card:
-            move.card = c(card)  # type: ignore[assignment]
-        if suit:
-            move.suit = SUITS[suit]  # type: ignore[assignment]
-        return game_pb2.Move(seat=seat, hundred_and_one=move)
+    def _move(seat: int, action: str) -> game_pb2.Move:
+        move = game_pb2.Move(seat=seat)
+        getattr(move.hundred_and_one, action).SetInParent()
+        return move
 
     def play(self, seat: int, card: str, suit: str | None = None) -> game_pb2.Move:
         """PLAY `card`; a Queen names `suit` (its own suit when None)."""
-        return self._move(seat, "PLAY", card, suit)
+        move = game_pb2.Move(seat=seat)
+        move.hundred_and_one.play.card = c(card)  # type: ignore[assignment]
+        if card[:-1] == "Q":
+            move.hundred_and_one.play.named_suit = SUITS[suit or card[-1]]  # type: ignore[assignment]
+        elif suit:
+            move.hundred_and_one.play.named_suit = SUITS[suit]  # type: ignore[assignment]
+        return move
 
     def draw(self, seat: int) -> game_pb2.Move:
-        return self._move(seat, "DRAW")
+        return self._move(seat, "draw")
 
     def pass_turn(self, seat: int) -> game_pb2.Move:
-        return self._move(seat, "PASS")
+        return self._move(seat, "pass")
 
     def accept(self, seat: int) -> game_pb2.Move:
-        return self._move(seat, "ACCEPT")
+        return self._move(seat, "accept")
 
     def name_suit(self, seat: int, suit: str) -> game_pb2.Move:
-        return self._move(seat, "NAME_SUIT", suit=suit)
+        move = game_pb2.Move(seat=seat)
+        move.hundred_and_one.name_suit.suit = SUITS[suit]  # type: ignore[assignment]
+        return move
 
     def apply(
         self, state: game_pb2.GameState, move: game_pb2.Move
@@ -246,7 +251,7 @@ class Table:
         response = self.apply(state, move)
         assert response.accepted, (
             f"{self.move_text(move)} by P{move.seat} rejected: "
-            f"{reason_name(response.rejection.reason)} ({response.rejection.message})"
+            f"{reason_name(response.rejection)} ({response.rejection.message})"
         )
         self.events = list(response.events)
         return response.state
@@ -254,7 +259,7 @@ class Table:
     def reason(self, state: game_pb2.GameState, move: game_pb2.Move) -> str:
         """The rejection reason's short name ("MUST_COVER"), or "ACCEPTED"."""
         response = self.apply(state, move)
-        return "ACCEPTED" if response.accepted else reason_name(response.rejection.reason)
+        return "ACCEPTED" if response.accepted else reason_name(response.rejection)
 
     def legal(self, state: game_pb2.GameState, seat: int) -> set[str]:
         """The seat's legal moves as texts: "PLAY 10♥", "PLAY Q♠>♣", "DRAW",
@@ -267,15 +272,15 @@ class Table:
     @staticmethod
     def move_text(move: game_pb2.Move) -> str:
         m = move.hundred_and_one
-        action = h1.HundredAndOneAction.Name(m.action).removeprefix("HUNDRED_AND_ONE_ACTION_")
-        if action == "PLAY":
-            card = text_of(m.card)
+        action = m.WhichOneof("action")
+        if action == "play":
+            card = text_of(m.play.card)
             if card[:-1] != "Q":
                 return f"PLAY {card}"
-            return f"PLAY {card}>{SUIT_TEXT[m.suit] if m.suit else card[-1]}"
-        if action == "NAME_SUIT":
-            return f"NAME {SUIT_TEXT.get(m.suit, '?')}"
-        return action
+            return f"PLAY {card}>{SUIT_TEXT[m.play.named_suit]}"
+        if action == "name_suit":
+            return f"NAME {SUIT_TEXT.get(m.name_suit.suit, '?')}"
+        return str(action).upper()
 
     @staticmethod
     def queen_plays(card: str) -> set[str]:
@@ -375,8 +380,10 @@ def settings(options: Mapping[str, Option] | None) -> list[options_pb2.OptionSet
     return out
 
 
-def reason_name(reason: int) -> str:
-    return game_pb2.RejectionReason.Name(reason).removeprefix("REJECTION_REASON_")
+def reason_name(rejection: game_pb2.Rejection) -> str:
+    """The short name of a rejection's reason: "MUST_COVER", "NOT_YOUR_TURN"."""
+    name = api.rejection_name(rejection)
+    return name.removeprefix("HUNDRED_AND_ONE_").removeprefix("REJECTION_REASON_")
 
 
 @pytest.fixture

@@ -103,5 +103,6 @@ def test_next_deal_is_refused_while_a_deal_is_played_and_after_the_match() -> No
         _next(state)
     state.match.phase = game_pb2.MATCH_PHASE_MATCH_OVER
     state.hundred_and_one.phase = hundred_and_one_pb2.HUNDRED_AND_ONE_PHASE_DEAL_OVER
+    del state.acting_seats[:]
     with pytest.raises(FailedPrecondition, match="match is over"):
         _next(state)

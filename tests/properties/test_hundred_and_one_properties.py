@@ -6,15 +6,14 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from croupier.engine import api
-from croupier.engine.cards import QUEEN, RANK_OF, SUITS
+from croupier.engine import api, cards, registry
 from croupier.engine.errors import InvalidInput
 from croupier.engine.options import to_option_value
 from croupier.v1 import cards_pb2, game_pb2, options_pb2, service_pb2
-from croupier.v1 import hundred_and_one_pb2 as pb
 
 SEATS = {"hd": (2, 4), "cl": (2, 4), "ru": (2, 5), "alt": (2, 8)}
 
@@ -92,29 +91,7 @@ def _apply(state, move, validate_only=False):
 def _candidates(state, seat):
     """Every move worth asking about for `seat`: each card of its hand with and
     without a named suit, a card it does not hold, and every other action."""
-    deal = state.hundred_and_one
-    hand = set(deal.hands[seat].cards)
-    outside = (
-        next(c for c in deal.stock or deal.discard or [0] if c not in hand)
-        if (deal.stock or deal.discard)
-        else 0
-    )
-    out = []
-    for card in sorted(hand | ({outside} if outside else set())):
-        for suit in (0, *SUITS):
-            if suit == 0 and RANK_OF[card] == QUEEN:
-                continue  # an alias of naming its own suit; see test_queen_without_suit
-            out.append((pb.HUNDRED_AND_ONE_ACTION_PLAY, card, suit))
-    out += [(a, 0, 0) for a in (2, 3, 4)]
-    out += [(pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT, 0, s) for s in SUITS]
-    moves = []
-    for action, card, suit in out:
-        move = game_pb2.Move(seat=seat)
-        move.hundred_and_one.action = action
-        move.hundred_and_one.card = card
-        move.hundred_and_one.suit = suit
-        moves.append(move)
-    return moves
+    return registry.find("hundred_and_one").candidate_moves(state, seat)
 
 
 def _key(move):
@@ -217,22 +194,20 @@ def test_same_seed_and_moves_give_the_same_states(state, choice_seed):
     )
 
 
-def test_queen_without_suit_names_its_own_suit():
+def test_a_queen_always_names_a_suit_and_no_other_card_does():
+    """One spelling per move: a Queen without a named suit, or a 7 naming
+    one, is malformed (INVALID_ARGUMENT), not a second way to write a move."""
     request = service_pb2.NewGameRequest(game="hundred_and_one", preset="hd", seat_count=2, seed=3)
     state = api.new_game(request).state
-    for _ in range(200):  # walk until the seat to act may play a Queen
-        legal = _legal(state, state.current_seat)
-        queens = [m.move for m in legal if RANK_OF[m.move.hundred_and_one.card] == QUEEN]
-        if queens:
-            break
-        state = _apply(state, legal[0].move).state
-        if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
-            state = api.next_deal(service_pb2.NextDealRequest(state=state)).state
-    bare = game_pb2.Move()
-    bare.CopyFrom(queens[0])
-    card = bare.hundred_and_one.card
-    bare.hundred_and_one.suit = 0
-    named = game_pb2.Move()
-    named.CopyFrom(bare)
-    named.hundred_and_one.suit = 1 + (card - 1) // 13
-    assert _apply(state, bare).state == _apply(state, named).state
+    seat = state.current_seat
+    queen, seven = cards.card(cards.QUEEN, cards.HEARTS), cards.card(7, cards.HEARTS)
+    bare = game_pb2.Move(seat=seat)
+    bare.hundred_and_one.play.card = queen
+    with pytest.raises(InvalidInput) as error:
+        _apply(state, bare)
+    assert error.value.violations[0][0] == "move.hundred_and_one.play.named_suit"
+    naming = game_pb2.Move(seat=seat)
+    naming.hundred_and_one.play.card = seven
+    naming.hundred_and_one.play.named_suit = cards.CLUBS
+    with pytest.raises(InvalidInput, match="only a Queen names a suit"):
+        _apply(state, naming)

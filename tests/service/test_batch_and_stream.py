@@ -16,11 +16,11 @@ import grpc
 import pytest
 from serving import deal_over_state, from_queue, positions
 
-from croupier.v1 import game_pb2, hundred_and_one_pb2, service_pb2, service_pb2_grpc
+from croupier.v1 import game_pb2, service_pb2, service_pb2_grpc
 
 Stub = service_pb2_grpc.CroupierServiceStub
 Request = service_pb2.ApplyMoveRequest
-PLAY = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_PLAY
+QUEENS = {11, 24, 37, 50}  # FrenchCard values of the Queens
 APPLY_MOVE = "/croupier.v1.CroupierService/ApplyMove"
 APPLY_MOVE_STREAM = "/croupier.v1.CroupierService/ApplyMoveStream"
 
@@ -50,8 +50,11 @@ def _out_of_turn(item: Request) -> Request:
 def _card_not_in_hand(item: Request) -> Request:
     request = _copy(item)
     other = (item.state.current_seat + 1) % len(item.state.seats)
-    request.move.hundred_and_one.action = PLAY
-    request.move.hundred_and_one.card = item.state.hundred_and_one.hands[other].cards[0]
+    request.move.hundred_and_one.play.card = item.state.hundred_and_one.hands[other].cards[0]
+    if request.move.hundred_and_one.play.card in QUEENS:
+        request.move.hundred_and_one.play.named_suit = 1  # a Queen always names a suit
+    else:
+        request.move.hundred_and_one.play.named_suit = 0
     return request
 
 

@@ -35,5 +35,6 @@ def test_reflection_lists_the_services_and_serves_their_descriptors(
         "GetView",
         "ApplyMoveBatch",
         "ApplyMoveStream",
+        "DefaultMove",
         "NextDeal",
     ]

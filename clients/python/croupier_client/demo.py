@@ -12,9 +12,8 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from croupier.v1 import game_pb2, hundred_and_one_pb2, service_pb2
+from croupier.v1 import game_pb2, service_pb2
 from croupier_client.bots import Bot, RandomBot
-from croupier_client.cards import card_text, suit_name
 from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError, OptionInput
 
 DEFAULT_GAME = "hundred_and_one"
@@ -123,12 +122,11 @@ def play_match(
 
 
 class _Transcript:
-    """Turns the events of the server's answers into transcript lines."""
+    """Turns the server's answers into transcript lines. Game-agnostic: every
+    sentence about what happened is the event's own text, written by the game."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
         self._names = [seat.name or f"P{i}" for i, seat in enumerate(state.seats)]
-        # Seats out of the match before the current deal: they score nothing.
-        self._out_before_deal: set[int] = set()
 
     def name(self, seat: int) -> str:
         """The display name of a seat (its number when out of range)."""
@@ -141,24 +139,8 @@ class _Transcript:
     def deal_started(
         self, state: game_pb2.GameState, events: Sequence[game_pb2.Event]
     ) -> list[str]:
-        """The heading of a deal and the notes on what its start caused."""
-        self._out_before_deal = {i for i, seat in enumerate(state.seats) if seat.eliminated}
-        lines = [""]
-        rest = []
-        for event in events:
-            if event.kind != game_pb2.EVENT_KIND_DEAL_STARTED:
-                rest.append(event)
-                continue
-            heading = f"Deal {state.match.deal_number} — dealer {self.name(event.seat)}"
-            if event.cards:
-                heading += f", upcard {card_text(event.cards[0])}"
-            else:
-                heading += f", {self.name(event.target_seat)} leads"
-            lines.append(heading)
-        if len(lines) == 1:  # a server that sent no DEAL_STARTED event
-            lines.append(f"Deal {state.match.deal_number}")
-        lines += self.notes(None, rest, state)
-        return lines
+        """The heading of a deal and what its start caused."""
+        return ["", f"Deal {state.match.deal_number}", *self.notes(None, events, state)]
 
     def notes(
         self,
@@ -166,75 +148,12 @@ class _Transcript:
         events: Sequence[game_pb2.Event],
         state: game_pb2.GameState,
     ) -> list[str]:
-        """Notes on the events of one answer that its move line does not say."""
-        notes = []
-        for event in events:
-            text = self._note(move, event, state)
-            if text:
-                notes.append(_NOTE + text)
-        return notes
-
-    def _note(
-        self, move: game_pb2.Move | None, event: game_pb2.Event, state: game_pb2.GameState
-    ) -> str:
-        kind = event.kind
-        who = self.name(event.seat)
-        by_mover = move is not None and event.seat == move.seat
-        action = move.hundred_and_one.action if move is not None else 0
-        if kind == game_pb2.EVENT_KIND_CARD_PLAYED and by_mover:
-            return ""  # the move line shows the card
-        if kind == game_pb2.EVENT_KIND_CARD_PLAYED:
-            return f"{who} plays {card_text(event.cards[0]) if event.cards else '?'}"
-        if kind == game_pb2.EVENT_KIND_CARDS_DRAWN:
-            if by_mover and action == _DRAW and event.count == 1:
-                return ""  # a plain DRAW: the move line says it
-            return f"{who} draws {event.count}"
-        if kind == game_pb2.EVENT_KIND_PASSED:
-            return "" if by_mover and action == _PASS else f"{who} passes"
-        if kind == game_pb2.EVENT_KIND_SUIT_NAMED:
-            return (
-                "" if by_mover and action == _NAME_SUIT else f"{who} names {suit_name(event.suit)}"
-            )
-        if kind == game_pb2.EVENT_KIND_TURN_SKIPPED:
-            return f"{who} is skipped"
-        if kind == game_pb2.EVENT_KIND_DIRECTION_REVERSED:
-            return "direction reversed"
-        if kind == game_pb2.EVENT_KIND_PENALTY_PENDING:
-            return f"{self.name(event.target_seat)} must take {event.count} or pass it on"
-        if kind == game_pb2.EVENT_KIND_STOCK_RESTOCKED:
-            return f"the discards become the stock ({event.count} cards)"
-        if kind == game_pb2.EVENT_KIND_COVER_REQUIRED:
-            return f"{who} must cover"
-        if kind == game_pb2.EVENT_KIND_COVER_LAPSED:
-            return f"{who} need not cover: nothing left to draw"
-        if kind == game_pb2.EVENT_KIND_FINISH_FORBIDDEN:
-            card = card_text(event.cards[0]) if event.cards else "that card"
-            return f"{who} may not finish on {card}; play goes on"
-        if kind == game_pb2.EVENT_KIND_DEAL_ENDED:
-            winners = ", ".join(self.name(s) for s in event.seats)
-            points = ", ".join(
-                f"{self.name(i)} {p}"
-                for i, p in enumerate(event.scores)
-                if i not in self._out_before_deal
-            )
-            return (
-                f"Deal {state.match.deal_number} won by {winners}: points {points}; "
-                f"totals {self.totals(state)}"
-            )
-        if kind == game_pb2.EVENT_KIND_SCORE_RESET:
-            return f"{who}'s total {event.count} is reset to {event.points}"
-        if kind == game_pb2.EVENT_KIND_SEAT_ELIMINATED:
-            return f"{who} is out of the match (total {event.points})"
-        if kind == game_pb2.EVENT_KIND_MATCH_ENDED:
-            return ""  # the closing lines name the winners
-        known = kind in game_pb2.EventKind.values()
-        return f"{who}: {game_pb2.EventKind.Name(kind) if known else f'event {kind}'}"
-
-
-# Moves whose own line already says what their events would.
-_DRAW = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_DRAW
-_PASS = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_PASS
-_NAME_SUIT = hundred_and_one_pb2.HUNDRED_AND_ONE_ACTION_NAME_SUIT
+        """One line per event of an answer, in the game's words; the totals
+        after a deal ends."""
+        lines = [_NOTE + (event.text or f"({event.kind})") for event in events]
+        if any(event.kind == game_pb2.EVENT_KIND_DEAL_ENDED for event in events):
+            lines.append(_NOTE + f"totals: {self.totals(state)}")
+        return lines
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,8 +3,16 @@
 The service layer is a thin gRPC adapter over these functions, and an
 in-process user (a bot, the benchmark, a notebook) calls them directly with
 the same results. Here the framework does the bookkeeping every game shares:
-the envelope checks, the copy that keeps `apply` off its input, the move
-counter, the notation of each move.
+the envelope checks, the gates every game has (match over, deal over, a stale
+move, a seat that may not act) before any rule of the game runs, the copy
+that keeps `apply` off its input, the acting seats and the move counter, the
+notation of each move, and the per-seat redaction of events.
+
+The trusted path: `apply_move(..., trusted=True)` and
+`list_legal_moves(..., trusted=True)` skip the validation of the incoming
+state. Use it only for a state this engine produced and nobody changed since
+(an in-process playout); a state from outside gets the full check, which is
+the default and the only path the gRPC service takes.
 """
 
 from __future__ import annotations
@@ -13,13 +21,17 @@ from google.protobuf.message import Message
 
 from croupier.engine import registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
+from croupier.engine.events import fill_seat_events
 from croupier.engine.options import Value, from_option_value, to_option_value
 from croupier.engine.registry import Game
 from croupier.v1 import game_pb2, service_pb2
 
 # The layout version of GameState written by this server. Older states keep
-# loading; a newer one is refused with FAILED_PRECONDITION.
-SCHEMA_VERSION = 1
+# loading; a newer one is refused with FAILED_PRECONDITION. Version 2 added
+# `acting_seats` (computed for a version-1 state) and typed game moves.
+SCHEMA_VERSION = 2
+UINT64_MAX = 2**64 - 1
+UINT32_MAX = 2**32 - 1
 
 _MATCH_PHASES = (
     game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS,
@@ -123,7 +135,11 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
     state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     state.match.deal_number = 1
     events = game.new_game(state, options)
-    return service_pb2.NewGameResponse(state=state, events=events)
+    _set_acting_seats(game, state)
+    response = service_pb2.NewGameResponse(state=state, events=events)
+    if request.seat_events:
+        fill_seat_events(response.seat_events, events, seat_count)
+    return response
 
 
 def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
@@ -166,7 +182,45 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     if state.WhichOneof("game_state") != game.name:
         raise InvalidInput(path, f"the {game.name} game state is missing")
     game.validate(state)
+    if state.schema_version >= 2:
+        _check_acting_seats(game, state, path)
     return game
+
+
+def _check_acting_seats(game: Game, state: game_pb2.GameState, path: str) -> None:
+    acting = state.acting_seats
+    if len(acting) > len(state.seats):
+        raise InvalidInput(
+            f"{path}.acting_seats",
+            f"lists {len(acting)} seats; the table has {len(state.seats)}",
+        )
+    expected = _expected_acting_seats(game, state)
+    if list(acting) != expected:
+        raise InvalidInput(
+            f"{path}.acting_seats", f"must be {expected} in this position; got {list(acting)}"
+        )
+
+
+def _expected_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
+    if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        return []
+    return game.acting_seats(state)
+
+
+def acting_seats(state: game_pb2.GameState) -> list[int]:
+    """The seats that may move in a validated state (computed for a state of
+    schema 1, which did not carry them)."""
+    if state.schema_version >= 2:
+        return list(state.acting_seats)
+    game = registry.find(state.game)
+    assert game is not None, "acting_seats needs a validated state"
+    return _expected_acting_seats(game, state)
+
+
+def _set_acting_seats(game: Game, state: game_pb2.GameState) -> None:
+    state.schema_version = SCHEMA_VERSION
+    del state.acting_seats[:]
+    state.acting_seats.extend(_expected_acting_seats(game, state))
 
 
 def _check_options(game: Game, options: Message, state_path: str) -> None:
@@ -197,44 +251,130 @@ def _check_move(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> N
     game.check_move_shape(move)
 
 
+def _gate(state: game_pb2.GameState, move: game_pb2.Move) -> None:
+    """The refusals every game shares, before any rule of the game runs."""
+    phase = state.match.phase
+    if phase == game_pb2.MATCH_PHASE_MATCH_OVER:
+        raise IllegalMove(game_pb2.REJECTION_REASON_MATCH_OVER, "the match is over", "engine",
+                          common=True)  # fmt: skip
+    if phase == game_pb2.MATCH_PHASE_DEAL_OVER:
+        raise IllegalMove(
+            game_pb2.REJECTION_REASON_DEAL_OVER,
+            "the deal is over: call NextDeal",
+            "engine",
+            common=True,
+        )
+    if move.HasField("seen_move_number") and move.seen_move_number != state.move_number:
+        raise IllegalMove(
+            game_pb2.REJECTION_REASON_STALE_STATE,
+            f"the move was made at move {move.seen_move_number}; the table is at move "
+            f"{state.move_number}",
+            "engine",
+            common=True,
+        )
+    acting = acting_seats(state)
+    if move.seat not in acting:
+        who = ", ".join(map(str, acting))
+        raise IllegalMove(
+            game_pb2.REJECTION_REASON_NOT_YOUR_TURN,
+            f"seat {move.seat} may not act now (acting: seat {who})",
+            "engine",
+            common=True,
+        )
+    if state.move_number == UINT64_MAX:
+        raise InvalidInput("state.move_number", "is at its maximum: no further move can be counted")
+
+
+def _reject(response: service_pb2.ApplyMoveResponse, game: Game, illegal: IllegalMove) -> None:
+    response.ClearField("state")
+    rejection = response.rejection
+    rejection.message = illegal.message
+    rejection.rule = illegal.rule
+    if illegal.common:
+        rejection.reason = illegal.reason  # type: ignore[assignment]
+    else:
+        rejection.reason = game_pb2.REJECTION_REASON_GAME_RULE
+        setattr(rejection, game.name, illegal.reason)
+
+
 def apply_move(
-    request: service_pb2.ApplyMoveRequest, into: service_pb2.ApplyMoveResponse | None = None
+    request: service_pb2.ApplyMoveRequest,
+    into: service_pb2.ApplyMoveResponse | None = None,
+    *,
+    trusted: bool = False,
 ) -> service_pb2.ApplyMoveResponse:
     """Check a move and, when legal, play it on a copy of the state.
 
     `into` is an empty response to fill (a batch result) instead of a new one.
+    `trusted` skips the validation of a state this engine produced (module
+    docstring); the move is checked either way.
     """
-    game = check_state(request.state)
-    _check_move(game, request.state, request.move)
+    state = request.state
+    game = _trusted_game(state) if trusted else check_state(state)
+    move = request.move
+    _check_move(game, state, move)
     response = service_pb2.ApplyMoveResponse() if into is None else into
-    response.notation = game.notation(request.move)
+    response.notation = game.notation(move)
     after = response.state
-    after.CopyFrom(request.state)
     try:
-        events = game.apply(after, request.move)
+        _gate(state, move)
+        after.CopyFrom(state)
+        events = game.apply(after, move)
     except IllegalMove as illegal:
-        response.ClearField("state")
-        response.rejection.reason = illegal.reason  # type: ignore[assignment]
-        response.rejection.message = illegal.message
+        _reject(response, game, illegal)
         return response
     response.accepted = True
     if request.validate_only:
         response.ClearField("state")
         return response
     after.move_number += 1
+    _set_acting_seats(game, after)
     response.events.extend(events)
+    if request.seat_events:
+        fill_seat_events(response.seat_events, events, len(after.seats))
+    if request.next_legal_moves:
+        for seat in after.acting_seats:
+            entry = response.next_legal_moves.add(seat=seat)
+            for legal in game.legal_moves(after, seat):
+                entry.moves.add(move=legal, notation=game.notation(legal))
     return response
 
 
+def _trusted_game(state: game_pb2.GameState) -> Game:
+    game = registry.find(state.game)
+    if game is None:
+        raise InvalidInput("state.game", f"unknown game {state.game!r}")
+    return game
+
+
 def list_legal_moves(
-    request: service_pb2.ListLegalMovesRequest,
+    request: service_pb2.ListLegalMovesRequest, *, trusted: bool = False
 ) -> service_pb2.ListLegalMovesResponse:
-    """Every legal move of one seat, with its notation, in canonical order."""
-    game = check_state(request.state)
-    _check_seat(request.state, request.seat, "seat")
+    """Every legal move of one seat, with its notation, in canonical order;
+    empty for a seat that may not act now."""
+    state = request.state
+    game = _trusted_game(state) if trusted else check_state(state)
+    _check_seat(state, request.seat, "seat")
     response = service_pb2.ListLegalMovesResponse()
-    for move in game.legal_moves(request.state, request.seat):
-        response.moves.add(move=move, notation=game.notation(move))
+    if request.seat in acting_seats(state):
+        for move in game.legal_moves(state, request.seat):
+            response.moves.add(move=move, notation=game.notation(move))
+    return response
+
+
+def default_move(request: service_pb2.DefaultMoveRequest) -> service_pb2.DefaultMoveResponse:
+    """The move a seat is deemed to make when the caller's clock runs out."""
+    state = request.state
+    game = check_state(state)
+    _check_seat(state, request.seat, "seat")
+    if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        raise FailedPrecondition("the deal is over: no seat has a move to default")
+    if request.seat not in acting_seats(state):
+        raise InvalidInput("seat", f"seat {request.seat} may not act now")
+    move = game.default_move(state, request.seat)
+    response = service_pb2.DefaultMoveResponse()
+    response.move.move.CopyFrom(move)
+    response.move.notation = game.notation(move)
     return response
 
 
@@ -253,8 +393,17 @@ def get_view(request: service_pb2.GetViewRequest) -> service_pb2.GetViewResponse
     view.current_seat = state.current_seat
     view.move_number = state.move_number
     view.match.CopyFrom(state.match)
+    view.acting_seats.extend(acting_seats(state))
     game.view(state, request.seat, view)
     return response
+
+
+def view_text(view: game_pb2.View) -> str:
+    """One line of what a view shows, in its game's words."""
+    game = registry.find(view.game)
+    if game is None:
+        raise InvalidInput("view.game", f"unknown game {view.game!r}")
+    return game.view_text(view)
 
 
 def next_deal(request: service_pb2.NextDealRequest) -> service_pb2.NextDealResponse:
@@ -265,7 +414,27 @@ def next_deal(request: service_pb2.NextDealRequest) -> service_pb2.NextDealRespo
         raise FailedPrecondition("the deal is still in progress")
     if phase == game_pb2.MATCH_PHASE_MATCH_OVER:
         raise FailedPrecondition("the match is over")
+    if request.state.match.deal_number == UINT32_MAX:
+        raise InvalidInput("state.match.deal_number", "is at its maximum: no further deal")
     response = service_pb2.NextDealResponse()
-    response.state.CopyFrom(request.state)
-    response.events.extend(game.next_deal(response.state))
+    state = response.state
+    state.CopyFrom(request.state)
+    events = game.next_deal(state)
+    _set_acting_seats(game, state)
+    response.events.extend(events)
+    if request.seat_events:
+        fill_seat_events(response.seat_events, events, len(state.seats))
     return response
+
+
+def rejection_name(rejection: game_pb2.Rejection) -> str:
+    """The stable name of a rejection's reason: the game's own reason for
+    REJECTION_REASON_GAME_RULE (e.g. HUNDRED_AND_ONE_REJECTION_REASON_MUST_COVER),
+    else the shared one (e.g. REJECTION_REASON_NOT_YOUR_TURN). Metrics label."""
+    game = rejection.WhichOneof("game_reason")
+    if rejection.reason == game_pb2.REJECTION_REASON_GAME_RULE and game is not None:
+        enum = rejection.DESCRIPTOR.fields_by_name[game].enum_type
+        value = enum.values_by_number.get(getattr(rejection, game)) if enum else None
+        return value.name if value is not None else "UNKNOWN"
+    shared = game_pb2.RejectionReason.DESCRIPTOR.values_by_number.get(rejection.reason)
+    return shared.name if shared is not None else "UNKNOWN"

@@ -23,9 +23,17 @@ class FailedPrecondition(Exception):
 
 
 class IllegalMove(Exception):
-    """The rules forbid this move here; `reason` is a RejectionReason value."""
+    """The rules forbid this move here.
 
-    def __init__(self, reason: int, message: str) -> None:
+    `reason` is a value of the game's own rejection enum (e.g.
+    HundredAndOneRejectionReason), or, with `common=True`, of the shared
+    RejectionReason (a card not in the hand, the gates of `engine.api`).
+    `rule` is the id the game's RULES.md defines for the rule (e.g. "C6").
+    """
+
+    def __init__(self, reason: int, message: str, rule: str = "", *, common: bool = False) -> None:
         self.reason = reason
         self.message = message
+        self.rule = rule
+        self.common = common
         super().__init__(message)

@@ -1,8 +1,15 @@
-"""The interface every game implements, and the registry that finds them."""
+"""The interface every game implements, and the registry that finds them.
+
+The registry names no game: games are found through the `croupier.games`
+entry-point group (pyproject.toml), or registered directly with `register`
+(a test's stub game, a notebook's experiment).
+"""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
+from importlib.metadata import entry_points
 from typing import Protocol
 
 from google.protobuf.message import Message
@@ -10,12 +17,16 @@ from google.protobuf.message import Message
 from croupier.engine.options import Catalogue, Preset
 from croupier.v1 import game_pb2
 
+ENTRY_POINT_GROUP = "croupier.games"
+
 
 class Game(Protocol):
     """One game: pure functions over the generated messages.
 
-    The framework (`engine.api`) checks the envelope, copies the state before
-    `apply`, and counts moves; a game fills in the rules.
+    The framework (`engine.api`) checks the envelope, applies the gates every
+    game shares (deal over, match over, a seat that may not act, a stale
+    move), copies the state before `apply`, keeps `acting_seats` and the move
+    counter; a game fills in the rules.
     """
 
     name: str  # GameState.game, and the name of the oneof fields
@@ -40,15 +51,25 @@ class Game(Protocol):
     def check_move_shape(self, move: game_pb2.Move) -> None:
         """Raise InvalidInput unless the game's move message is well formed."""
 
+    def acting_seats(self, state: game_pb2.GameState) -> list[int]:
+        """The seats that may move now, ascending (the deal is in progress).
+        Decided by options and public facts only, never by a hidden card."""
+
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
-        """Every legal move of `seat`, in canonical order."""
+        """Every legal move of an acting `seat`, in canonical order."""
 
     def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
-        """Play `move` on `state` in place (the caller passes a copy), or raise
-        IllegalMove leaving the state unusable."""
+        """Play `move` of an acting seat on `state` in place (the caller passes
+        a copy), or raise IllegalMove leaving the state unusable."""
+
+    def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
+        """The legal move an acting `seat` is deemed to make when its clock runs out."""
 
     def view(self, state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None:
         """Fill the game part of `view` with what `seat` may see."""
+
+    def view_text(self, view: game_pb2.View) -> str:
+        """One line saying what a view shows (goldens, transcripts)."""
 
     def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
         """Deal the next deal of the match in place (the deal is over)."""
@@ -59,14 +80,31 @@ class Game(Protocol):
     def parse_notation(self, text: str, seat: int) -> game_pb2.Move:
         """The move a canonical text stands for (ValueError when none)."""
 
+    # -- hooks of the conformance suite ----------------------------------------
+
+    def visible_cards(self, state: game_pb2.GameState, seat: int) -> Counter[int]:
+        """Every card `seat` may see now (its hand, face-up piles, what was
+        revealed to it), as a multiset: the suite's leak check is generic."""
+
+    def candidate_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        """Well-formed moves worth trying for `seat`, legal or not (every card
+        held with every choice, every card-less action): the suite checks
+        that exactly the listed ones are accepted."""
+
 
 _GAMES: dict[str, Game] = {}
+_loaded = False
 
 
 def register(game: Game) -> Game:
-    """Add a game to the registry (at import of its package)."""
+    """Add a game to the registry (replacing one of the same name)."""
     _GAMES[game.name] = game
     return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that register stubs clean up with this)."""
+    _GAMES.pop(name, None)
 
 
 def games() -> list[Game]:
@@ -77,18 +115,19 @@ def games() -> list[Game]:
 
 def find(name: str) -> Game | None:
     """The game called `name`, or None."""
-    _load()
+    if not _loaded:
+        _load()
     return _GAMES.get(name)
 
 
-_loaded = False
-
-
 def _load() -> None:
-    # The games register themselves on import; importing here keeps the
-    # registry's users from having to know the list.
+    # Entry points, sorted by name so that the registration order (ListGames)
+    # is the same on every machine.
     global _loaded
-    if not _loaded:
-        import croupier.games  # noqa: F401
-
-        _loaded = True
+    if _loaded:
+        return
+    _loaded = True
+    for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
+        game = point.load()
+        if game.name not in _GAMES:
+            register(game)

@@ -1,3 +1,2 @@
-"""One package per game; importing this package registers every game."""
-
-from croupier.games import hundred_and_one  # noqa: F401
+"""One package per game; each registers through the `croupier.games` entry
+points of pyproject.toml (engine/registry.py loads them)."""

@@ -89,6 +89,7 @@ class Handlers:
             "ListLegalMoves": "list_legal_moves",
             "GetView": "get_view",
             "NextDeal": "next_deal",
+            "DefaultMove": "default_move",
         }
         handlers = {}
         for method in SERVICE.methods:

@@ -17,13 +17,12 @@ from typing import Any
 
 import structlog
 
+from croupier.engine.api import rejection_name
 from croupier.service.metrics import MethodMetrics, Metrics
-from croupier.v1 import game_pb2
 
 REQUEST_ID = "x-request-id"
 
 _log = structlog.get_logger("croupier.rpc")
-_REASON_NAMES = {v.number: v.name for v in game_pb2.RejectionReason.DESCRIPTOR.values}
 
 
 class Observer:
@@ -56,7 +55,7 @@ class Observer:
         if response.accepted:
             self.count("accepted", game, amount)
         else:
-            self.count(_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"), game, amount)
+            self.count(rejection_name(response.rejection), game, amount)
 
     def count_invalid_move(self, game: str) -> None:
         self.count("invalid", game or "unknown")
@@ -91,7 +90,7 @@ class Tally:
         if response.accepted:
             key = ("accepted", game)
         else:
-            key = (_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"), game)
+            key = (rejection_name(response.rejection), game)
         self.counts[key] = self.counts.get(key, 0) + 1
 
     def invalid(self, game: str) -> None:
@@ -133,7 +132,7 @@ class Call:
                 rpc=self.method.labels[2],
                 game=game,
                 outcome="rejected",
-                reason=_REASON_NAMES.get(response.rejection.reason, "UNKNOWN"),
+                reason=rejection_name(response.rejection),
                 latency_ms=round(elapsed * 1000, 3),
             )
         elif not rejected and self.observer.debug:

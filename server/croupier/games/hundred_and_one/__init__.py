@@ -1,6 +1,8 @@
-"""The 101 family (shedding.md §1): one game, four versions as presets."""
+"""The 101 family (shedding.md §1): one game, four versions as presets.
 
-from croupier.engine.registry import register
+Registered through the `croupier.games` entry point (pyproject.toml).
+"""
+
 from croupier.games.hundred_and_one.game import HundredAndOne
 
-GAME = register(HundredAndOne())
+GAME = HundredAndOne()

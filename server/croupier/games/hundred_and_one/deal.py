@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from croupier.engine import rng
-from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text
 from croupier.engine.seats import active_seats, next_seat
 from croupier.games.hundred_and_one.table import NAME_SUIT, PLAY, Table
 from croupier.v1 import game_pb2
@@ -57,13 +57,24 @@ def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
     state.current_seat = dealer
 
     if rules.lead_any or rules.first_move_any:
-        table.emit(game_pb2.EVENT_KIND_DEAL_STARTED, dealer, target_seat=dealer)
+        table.emit(
+            game_pb2.EVENT_KIND_DEAL_STARTED,
+            dealer,
+            f"leads deal {state.match.deal_number}",
+            target_seat=dealer,
+        )
         return table.events
     upcard = d.hands[dealer].cards.pop()
     d.discard.append(upcard)
     d.active_suit = SUIT_OF[upcard]  # type: ignore[assignment]
     after = table.next_of(dealer)
-    table.emit(game_pb2.EVENT_KIND_DEAL_STARTED, dealer, target_seat=after, cards=[upcard])
+    table.emit(
+        game_pb2.EVENT_KIND_DEAL_STARTED,
+        dealer,
+        f"deals deal {state.match.deal_number} and turns up {card_text(upcard)}",
+        target_seat=after,
+        cards=[upcard],
+    )
     if not rules.upcard_effects:
         table.turn_to(after)
     elif RANK_OF[upcard] == QUEEN:

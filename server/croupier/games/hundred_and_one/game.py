@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 
 from google.protobuf.message import Message
@@ -21,7 +22,7 @@ class HundredAndOne:
         "player draw. Penalty points add up over deals and a total above 101 loses."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 1
+    rules_version = 2
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE
@@ -40,8 +41,23 @@ class HundredAndOne:
     def check_move_shape(self, move: game_pb2.Move) -> None:
         validate.check_move_shape(move)
 
+    def acting_seats(self, state: game_pb2.GameState) -> list[int]:
+        return [state.current_seat]  # one seat acts at a time; nothing out of turn
+
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
         return legal.legal_moves(state, seat)
+
+    def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
+        return legal.default_move(state, seat)
+
+    def candidate_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        return legal.candidate_moves(state, seat)
+
+    def visible_cards(self, state: game_pb2.GameState, seat: int) -> Counter[int]:
+        return view.visible_cards(state, seat)
+
+    def view_text(self, out: game_pb2.View) -> str:
+        return view.view_text(out)
 
     def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
         return moves.apply(state, move)

@@ -79,7 +79,13 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
         total, out = settle(raw, rules)
         state.seats[seat].score = total
         if total != raw:
-            table.emit(game_pb2.EVENT_KIND_SCORE_RESET, seat, previous_points=raw, points=total)
+            table.emit(
+                game_pb2.EVENT_KIND_SCORE_RESET,
+                seat,
+                f"has the total {raw} reset to {total}",
+                previous_points=raw,
+                points=total,
+            )
         if out:
             busted.append(seat)
 
@@ -89,11 +95,24 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
     match.deal_points.extend(points)
     del match.deal_winners[:]
     match.deal_winners.append(winner)
-    table.emit(game_pb2.EVENT_KIND_DEAL_ENDED, winner, seats=[winner], scores=points)
+    scored = ", ".join(f"{table.name(s)} {points[s]}" for s in playing)
+    table.emit(
+        game_pb2.EVENT_KIND_DEAL_ENDED,
+        winner,
+        f"wins deal {match.deal_number}; points: {scored}",
+        seats=[winner],
+        scores=points,
+    )
 
     for seat in busted:
         state.seats[seat].eliminated = True
-        table.emit(game_pb2.EVENT_KIND_SEAT_ELIMINATED, seat, points=state.seats[seat].score)
+        total = state.seats[seat].score
+        table.emit(
+            game_pb2.EVENT_KIND_SEAT_ELIMINATED,
+            seat,
+            f"is out of the match (total {total})",
+            points=total,
+        )
     survivors = [s for s in playing if s not in busted]
     if rules.first_bust_ends and busted:
         winners = _lowest(state, survivors or playing)  # A13: lowest non-busted total
@@ -106,7 +125,9 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
         return
     match.phase = game_pb2.MATCH_PHASE_MATCH_OVER
     match.winners.extend(winners)
-    table.emit(game_pb2.EVENT_KIND_MATCH_ENDED, winners[0], seats=winners)
+    others = " and ".join(table.name(s) for s in winners[1:])
+    says = f"shares the match win with {others}" if others else "wins the match"
+    table.emit(game_pb2.EVENT_KIND_MATCH_ENDED, winners[0], says, seats=winners)
 
 
 def _lowest(state: game_pb2.GameState, candidates: Sequence[int]) -> list[int]:

@@ -9,7 +9,7 @@ terms of these primitives, so each rule of shedding.md §1.2 is stated once.
 from __future__ import annotations
 
 from croupier.engine import piles, rng, seats
-from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
 from croupier.games.hundred_and_one.rules import Effect, Rules, rules_for
 from croupier.games.hundred_and_one.scoring import score_deal
 from croupier.v1 import game_pb2
@@ -60,8 +60,20 @@ class Table:
 
     # -- acting --------------------------------------------------------------
 
-    def emit(self, kind: int, seat: int, **fields) -> None:  # type: ignore[no-untyped-def]
-        self.events.append(game_pb2.Event(kind=kind, seat=seat, **fields))  # type: ignore[arg-type]
+    def name(self, seat: int) -> str:
+        """The seat's display name, for the sentences of events."""
+        return self.state.seats[seat].name or f"P{seat}"
+
+    def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
+        """Record an event; `says` completes the sentence "<seat name> ...".
+        It never names a hidden card: those go to `cards` with `visible_to`."""
+        text = f"{self.name(seat)} {says}"
+        self.events.append(game_pb2.Event(kind=kind, seat=seat, text=text, **fields))  # type: ignore[arg-type]
+
+    def emit_rule(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
+        """An event only 101 has: EVENT_KIND_GAME_RULE with its 101 kind."""
+        detail = pb.HundredAndOneEvent(kind=kind)  # type: ignore[arg-type]
+        self.emit(game_pb2.EVENT_KIND_GAME_RULE, seat, says, hundred_and_one=detail, **fields)
 
     def draw(self, seat: int, count: int) -> list[int]:
         """DRAW(seat, count) with RESTOCK (§0.5): fewer when both piles run dry."""
@@ -72,8 +84,21 @@ class Table:
             self.deal.stock, self.deal.discard, self.hand(seat), count, shuffler
         )
         if restocked:
-            self.emit(game_pb2.EVENT_KIND_STOCK_RESTOCKED, seat, count=restocked)
-        self.emit(game_pb2.EVENT_KIND_CARDS_DRAWN, seat, count=len(drawn), cards=drawn)
+            self.emit(
+                game_pb2.EVENT_KIND_STOCK_RESTOCKED,
+                seat,
+                f"turns the discards into the stock ({restocked} cards)",
+                count=restocked,
+            )
+        plural = "card" if len(drawn) == 1 else "cards"
+        self.emit(
+            game_pb2.EVENT_KIND_CARDS_DRAWN,
+            seat,
+            f"draws {len(drawn)} {plural}",
+            count=len(drawn),
+            cards=drawn,
+            visible_to=[seat],
+        )
         return drawn
 
     def turn_to(self, seat: int, phase: int = PLAY) -> None:
@@ -87,11 +112,11 @@ class Table:
 
     def skip(self, seat: int) -> None:
         """`seat` loses its turn; the one after it acts."""
-        self.emit(game_pb2.EVENT_KIND_TURN_SKIPPED, seat)
+        self.emit(game_pb2.EVENT_KIND_TURN_SKIPPED, seat, "is skipped")
         self.turn_to(self.next_of(seat))
 
     def pass_turn(self, seat: int) -> None:
-        self.emit(game_pb2.EVENT_KIND_PASSED, seat)
+        self.emit(game_pb2.EVENT_KIND_PASSED, seat, "passes")
         self.turn_to(self.next_of(seat))
 
     def play(self, seat: int, card: int, named_suit: int, pending_before: int = 0) -> None:
@@ -101,12 +126,16 @@ class Table:
         hand.remove(card)
         deal.discard.append(card)  # type: ignore[arg-type]
         queen = RANK_OF[card] == QUEEN
-        deal.active_suit = (named_suit or SUIT_OF[card]) if queen else SUIT_OF[card]  # type: ignore[assignment]
+        deal.active_suit = named_suit if queen else SUIT_OF[card]  # type: ignore[assignment]
+        says = f"plays {card_text(card)}"
+        if queen:
+            says += f" and names {suit_text(named_suit)}"
         self.emit(
             game_pb2.EVENT_KIND_CARD_PLAYED,
             seat,
+            says,
             cards=[card],
-            suit=deal.active_suit if queen else 0,
+            suit=named_suit if queen else 0,
         )
         effect = self.rules.effect[card]
         cover_self = effect.cover_self
@@ -123,7 +152,12 @@ class Table:
                 if card not in self.rules.forbidden_finish:
                     self.finish(seat, card, effect, pending_before)
                     return
-                self.emit(game_pb2.EVENT_KIND_FINISH_FORBIDDEN, seat, cards=[card])
+                self.emit_rule(
+                    pb.HUNDRED_AND_ONE_EVENT_KIND_FINISH_FORBIDDEN,
+                    seat,
+                    f"may not finish on {card_text(card)}; play goes on",
+                    cards=[card],
+                )
         self.after_play(seat, effect, pending_before, cover_self)
 
     def after_play(self, seat: int, effect: Effect, pending_before: int, cover_self: bool) -> None:
@@ -131,10 +165,10 @@ class Table:
         deal = self.deal
         if effect.reverse:
             deal.reversed = not deal.reversed
-            self.emit(game_pb2.EVENT_KIND_DIRECTION_REVERSED, seat)
+            self.emit(game_pb2.EVENT_KIND_DIRECTION_REVERSED, seat, "reverses the direction")
         if cover_self:
             self.turn_to(seat, COVER)
-            self.emit(game_pb2.EVENT_KIND_COVER_REQUIRED, seat)
+            self.emit_rule(pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_REQUIRED, seat, "must cover")
             return
         after = self.next_of(seat)
         if effect.draw_previous:
@@ -146,7 +180,13 @@ class Table:
             if effect.transferable:
                 self.turn_to(after, RESPOND)
                 deal.pending_draw = count
-                self.emit(game_pb2.EVENT_KIND_PENALTY_PENDING, seat, target_seat=after, count=count)
+                self.emit(
+                    game_pb2.EVENT_KIND_PENALTY_PENDING,
+                    seat,
+                    f"makes {self.name(after)} take {count} or pass it on",
+                    target_seat=after,
+                    count=count,
+                )
             else:
                 self.draw(after, count)
                 self.skip(after)
@@ -154,7 +194,7 @@ class Table:
             self.skip(after)
         elif effect.cover_next:
             self.turn_to(after, COVER)
-            self.emit(game_pb2.EVENT_KIND_COVER_REQUIRED, after)
+            self.emit_rule(pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_REQUIRED, after, "must cover")
         else:
             self.turn_to(after)
 
@@ -170,7 +210,9 @@ class Table:
 
     def cover_lapsed(self, seat: int) -> None:
         """C6.3: no card could be drawn for the cover; an empty hand wins."""
-        self.emit(game_pb2.EVENT_KIND_COVER_LAPSED, seat)
+        self.emit_rule(
+            pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_LAPSED, seat, "need not cover: nothing to draw"
+        )
         if not self.hand(seat):
             score_deal(self, winner=seat, last_card=self.top)
             return

@@ -6,7 +6,7 @@ as good as a dealt one. Each check names the field that breaks it.
 
 from __future__ import annotations
 
-from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, is_suited
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, card_text, is_suited
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
 from croupier.games.hundred_and_one.rules import rules_for
@@ -15,7 +15,6 @@ from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
 
 P = "state.hundred_and_one"
-_ACTIONS = frozenset(pb.HundredAndOneAction.values()) - {pb.HUNDRED_AND_ONE_ACTION_UNSPECIFIED}
 _PHASES = (PLAY, DRAWN, COVER, RESPOND, NAME_SUIT, DEAL_OVER)
 
 
@@ -117,25 +116,27 @@ def _check_turn_fields(
 
 
 def check_move_shape(move: game_pb2.Move) -> None:
-    """Raise InvalidInput unless the move has the fields its action needs."""
+    """Raise InvalidInput unless the move is one action with the fields it needs:
+    a typed move has one spelling (a Queen always names its suit, no other
+    card names one)."""
     m = move.hundred_and_one
     path = "move.hundred_and_one"
-    action = m.action
-    if action not in _ACTIONS:
-        raise InvalidInput(f"{path}.action", "must be PLAY, DRAW, PASS, ACCEPT or NAME_SUIT")
-    if action == pb.HUNDRED_AND_ONE_ACTION_PLAY:
-        if not is_suited(m.card):
+    action = m.WhichOneof("action")
+    if action is None:
+        raise InvalidInput(path, "needs one action: play, draw, pass, accept or name_suit")
+    if action == "play":
+        card, suit = m.play.card, m.play.named_suit
+        if not is_suited(card):
+            raise InvalidInput(f"{path}.play.card", f"needs one of the 52 suited cards; got {card}")
+        if RANK_OF[card] == QUEEN:
+            if suit not in SUITS:
+                raise InvalidInput(
+                    f"{path}.play.named_suit",
+                    f"a Queen names the suit to follow (its own for none); got {suit}",
+                )
+        elif suit:
             raise InvalidInput(
-                f"{path}.card", f"PLAY needs a card of the 52 suited cards; got {m.card}"
+                f"{path}.play.named_suit", f"only a Queen names a suit; {card_text(card)} does not"
             )
-    elif m.card:
-        raise InvalidInput(f"{path}.card", "only PLAY takes a card")
-    if action == pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT and not m.suit:
-        raise InvalidInput(f"{path}.suit", "NAME_SUIT needs a suit")
-    if m.suit and m.suit not in SUITS:
-        raise InvalidInput(f"{path}.suit", f"unknown suit {m.suit}")
-    if m.suit and action not in (
-        pb.HUNDRED_AND_ONE_ACTION_PLAY,
-        pb.HUNDRED_AND_ONE_ACTION_NAME_SUIT,
-    ):
-        raise InvalidInput(f"{path}.suit", "only PLAY (of a Queen) and NAME_SUIT take a suit")
+    elif action == "name_suit" and m.name_suit.suit not in SUITS:
+        raise InvalidInput(f"{path}.name_suit.suit", f"needs a suit; got {m.name_suit.suit}")

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from collections import Counter
+
+from croupier.engine.cards import card_text, suit_text
 from croupier.v1 import game_pb2
+from croupier.v1 import hundred_and_one_pb2 as pb
 
 
 def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None:
@@ -21,3 +25,30 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
         v.drawn_card = deal.drawn_card  # everyone saw a card drawn, only its owner which
     v.cover_batch_drawn = deal.cover_batch_drawn
     v.dealer = deal.dealer
+
+
+def view_text(view: game_pb2.View) -> str:
+    """One line of what a 101 view shows: hand, top, suit, piles, phase."""
+    v = view.hundred_and_one
+    top = card_text(v.discard[-1]) if v.discard else "-"
+    parts = [
+        f"hand {' '.join(card_text(c) for c in v.hand) or '-'}",
+        f"top {top}",
+        f"suit {suit_text(v.active_suit) if v.active_suit else '-'}",
+        f"sizes {'/'.join(map(str, v.hand_sizes))}",
+        f"stock {v.stock_size}",
+        pb.HundredAndOnePhase.Name(v.phase).removeprefix("HUNDRED_AND_ONE_PHASE_").lower(),
+    ]
+    if v.pending_draw:
+        parts.append(f"pending {v.pending_draw}")
+    if v.drawn_card:
+        parts.append(f"drawn {card_text(v.drawn_card)}")
+    if v.reversed:
+        parts.append("reversed")
+    return ", ".join(parts)
+
+
+def visible_cards(state: game_pb2.GameState, seat: int) -> Counter[int]:
+    """Every card `seat` may see: its own hand and the face-up discard pile."""
+    deal = state.hundred_and_one
+    return Counter([*deal.hands[seat].cards, *deal.discard])
