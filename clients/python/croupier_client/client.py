@@ -180,15 +180,34 @@ class CroupierClient:
         return self._call("NewGame", request, service_pb2.NewGameResponse)
 
     def apply(
-        self, state: game_pb2.GameState, move: game_pb2.Move, validate_only: bool = False
+        self,
+        state: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        *,
+        next_legal_moves: bool = False,
+        seat_events: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         """Check `move` and, when legal (and not `validate_only`), play it.
 
         An illegal move is an answer, not an error: `accepted` is false and
-        `rejection` says which rule forbids it.
+        `rejection` says which rule forbids it. `next_legal_moves` also asks
+        for the legal moves of every acting seat of the next state (one call
+        per move); `seat_events` for each seat's events as it may see them.
         """
-        request = service_pb2.ApplyMoveRequest(state=state, move=move, validate_only=validate_only)
+        request = service_pb2.ApplyMoveRequest(
+            state=state,
+            move=move,
+            validate_only=validate_only,
+            next_legal_moves=next_legal_moves,
+            seat_events=seat_events,
+        )
         return self._call("ApplyMove", request, service_pb2.ApplyMoveResponse)
+
+    def default_move(self, state: game_pb2.GameState, seat: int) -> service_pb2.LegalMove:
+        """The move `seat` is deemed to make when its clock runs out."""
+        request = service_pb2.DefaultMoveRequest(state=state, seat=seat)
+        return self._call("DefaultMove", request, service_pb2.DefaultMoveResponse).move
 
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]:
         """Every legal move of `seat`, with its notation, in the server's canonical order."""

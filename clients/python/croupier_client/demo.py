@@ -13,13 +13,14 @@ import sys
 from collections.abc import Callable, Mapping, Sequence
 
 from croupier.v1 import game_pb2, service_pb2
+from croupier_client import playout
 from croupier_client.bots import Bot, RandomBot
 from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError, OptionInput
 
 DEFAULT_GAME = "hundred_and_one"
 DEFAULT_SEED = 7
 DEFAULT_SEATS = 3
-DEFAULT_MAX_MOVES = 100_000
+DEFAULT_MAX_MOVES = playout.DEFAULT_MAX_MOVES
 
 # Called with the state a move was played on, the chosen move and the answer.
 MoveHook = Callable[
@@ -66,53 +67,55 @@ def play_match(
 ) -> tuple[game_pb2.GameState, list[str]]:
     """Play one match to its end and return the final state and the transcript.
 
-    Each move is chosen by the bot of the seat to act (`default_bots` when
-    `bots` is None) among that seat's ListLegalMoves answer, then played with
-    ApplyMove; a finished deal is followed by NextDeal. `on_move(state, choice,
+    The match is played by `playout.play_match` over the gRPC client: each
+    move is chosen by the bot of the seat whose turn it is (`default_bots`
+    when `bots` is None) among its legal moves. `on_move(state, choice,
     answer)` sees every accepted move with the state it was played on (e.g. to
-    record ApplyMove requests for a load test). Raises MatchTooLong
-    after `max_moves` moves, CroupierError when a call fails, and RuntimeError
-    when the server contradicts itself (no legal move, or a listed move
-    rejected).
+    record ApplyMove requests for a load test). Raises MatchTooLong after
+    `max_moves` moves, CroupierError when a call fails, and
+    playout.ServerContradiction when the server contradicts itself.
     """
     players = list(default_bots(seed, seats) if bots is None else bots)
     if len(players) != seats:
         raise ValueError(f"{seats} seats need {seats} bots; got {len(players)}")
-    started = client.new_game(game, preset=preset, seat_count=seats, seed=seed, options=options)
-    state = started.state
-    transcript = _Transcript(state)
     lines = [f"Game {game}, preset {preset or '(default)'}, {seats} seats, seed {seed}"]
-    lines += transcript.deal_started(state, started.events)
-    moves = 0
-    while state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
-        if state.match.phase == game_pb2.MATCH_PHASE_DEAL_OVER:
-            dealt = client.next_deal(state)
-            state = dealt.state
-            lines += transcript.deal_started(state, dealt.events)
-            continue
-        if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
-            raise RuntimeError(f"the server returned a state in match phase {state.match.phase}")
-        if moves >= max_moves:
-            raise MatchTooLong(max_moves, state, lines)
-        seat = state.current_seat
-        legal = client.legal_moves(state, seat)
-        if not legal:
-            raise RuntimeError(
-                f"seat {seat} is to act but has no legal move (move number {state.move_number})"
-            )
-        choice = players[seat].choose(legal)
-        answer = client.apply(state, choice.move)
-        if not answer.accepted:
-            raise RuntimeError(
-                f"the server rejected {choice.notation!r}, which it listed as legal: "
-                f"{answer.rejection.message}"
-            )
+    transcript: _Transcript | None = None
+
+    def started(answer: service_pb2.NewGameResponse) -> None:
+        nonlocal transcript
+        transcript = _Transcript(answer.state)
+        lines.extend(transcript.deal_started(answer.state, answer.events))
+
+    def dealt(answer: service_pb2.NextDealResponse) -> None:
+        assert transcript is not None
+        lines.extend(transcript.deal_started(answer.state, answer.events))
+
+    def moved(step: playout.Step) -> None:
+        assert transcript is not None
         if on_move is not None:
-            on_move(state, choice, answer)
-        state = answer.state
-        moves += 1
-        lines.append(f"{state.move_number:>4}. {transcript.name(seat)} {answer.notation}")
-        lines += transcript.notes(choice.move, answer.events, state)
+            on_move(step.state, step.choice, step.answer)
+        after = step.answer.state
+        mover = transcript.name(step.choice.move.seat)
+        lines.append(f"{after.move_number:>4}. {mover} {step.answer.notation}")
+        lines.extend(transcript.notes(step.choice.move, step.answer.events, after))
+
+    try:
+        state, moves = playout.play_match(
+            client,
+            game,
+            preset,
+            seats,
+            seed,
+            playout.seat_bots(players),
+            options=options,
+            max_moves=max_moves,
+            on_start=started,
+            on_step=moved,
+            on_deal=dealt,
+        )
+    except playout.MatchTooLong as error:
+        raise MatchTooLong(max_moves, error.state, lines) from None
+    assert transcript is not None
     lines.append("")
     lines.append(f"Match over after {moves} moves and {state.match.deal_number} deals.")
     winners = ", ".join(transcript.name(s) for s in state.match.winners)

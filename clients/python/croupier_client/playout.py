@@ -1,0 +1,184 @@
+"""The one match loop: bench, load-test data, goldens, the conformance suite,
+the demo, bots and end-to-end tests all play through `play`.
+
+It runs over any `Backend` — the gRPC client (`CroupierClient`) or the
+engine in-process (`croupier.inprocess.InProcess`) — and asks every acting
+seat for its legal moves at every step, so games with out-of-turn moves are
+played as they are. Which of the offered moves is made is the `Chooser`'s
+business (random, bots, a script).
+
+When the backend answers ApplyMove with the next acting seats' legal moves
+(`next_legal_moves`), the loop uses them: one call per move instead of two.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from croupier.v1 import game_pb2, service_pb2
+
+LegalMoves = dict[int, list[service_pb2.LegalMove]]
+# Picks one move out of every acting seat's legal moves (at least one listed).
+Chooser = Callable[[game_pb2.GameState, LegalMoves], service_pb2.LegalMove]
+
+DEFAULT_MAX_MOVES = 100_000
+
+
+class Backend(Protocol):
+    """The calls a playout makes (CroupierClient and InProcess have them)."""
+
+    def new_game(
+        self,
+        game: str,
+        *,
+        preset: str = "",
+        seat_count: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+    ) -> service_pb2.NewGameResponse: ...
+
+    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]: ...
+
+    def apply(
+        self,
+        state: game_pb2.GameState,
+        move: game_pb2.Move,
+        validate_only: bool = False,
+        *,
+        next_legal_moves: bool = False,
+    ) -> service_pb2.ApplyMoveResponse: ...
+
+    def next_deal(self, state: game_pb2.GameState) -> service_pb2.NextDealResponse: ...
+
+
+@dataclass
+class Step:
+    """One move of a playout, for the hooks."""
+
+    state: game_pb2.GameState  # the state the move was played on
+    legal: LegalMoves  # every acting seat's legal moves there
+    choice: service_pb2.LegalMove
+    answer: service_pb2.ApplyMoveResponse  # accepted, with the next state
+
+
+class MatchTooLong(RuntimeError):
+    """A match went on for more than `max_moves` moves; carries the state reached."""
+
+    def __init__(self, max_moves: int, state: game_pb2.GameState) -> None:
+        super().__init__(
+            f"the match is not over after {max_moves} moves "
+            f"(deal {state.match.deal_number}, move number {state.move_number}); "
+            "raise the move limit or look for a game that cannot end"
+        )
+        self.max_moves = max_moves
+        self.state = state
+
+
+class ServerContradiction(RuntimeError):
+    """The backend broke its own contract (no acting seat with a move, a
+    listed move rejected): a bug to report, never a game outcome."""
+
+
+def uniform(seed: int) -> Chooser:
+    """A chooser that picks uniformly among all moves of all acting seats,
+    from its own seeded generator."""
+    rnd = random.Random(seed)
+
+    def choose(state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
+        moves = [move for seat in sorted(legal) for move in legal[seat]]
+        return moves[rnd.randrange(len(moves))]
+
+    return choose
+
+
+def legal_moves_of(backend: Backend, state: game_pb2.GameState) -> LegalMoves:
+    """Every acting seat's legal moves."""
+    return {seat: backend.legal_moves(state, seat) for seat in state.acting_seats}
+
+
+def play(
+    backend: Backend,
+    state: game_pb2.GameState,
+    choose: Chooser,
+    *,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    on_step: Callable[[Step], None] | None = None,
+    on_deal: Callable[[service_pb2.NextDealResponse], None] | None = None,
+) -> tuple[game_pb2.GameState, int]:
+    """Play from `state` to the end of the match; returns the final state and
+    the number of moves played. Raises MatchTooLong after `max_moves` moves."""
+    moves = 0
+    legal: LegalMoves | None = None
+    while state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
+        if state.match.phase == game_pb2.MATCH_PHASE_DEAL_OVER:
+            dealt = backend.next_deal(state)
+            if on_deal is not None:
+                on_deal(dealt)
+            state, legal = dealt.state, None
+            continue
+        if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+            raise ServerContradiction(f"a state in match phase {state.match.phase}")
+        if moves >= max_moves:
+            raise MatchTooLong(max_moves, state)
+        if legal is None:
+            legal = legal_moves_of(backend, state)
+        if not any(legal.values()):
+            raise ServerContradiction(
+                f"no acting seat {list(state.acting_seats)} has a legal move "
+                f"(move number {state.move_number})"
+            )
+        choice = choose(state, legal)
+        answer = backend.apply(state, choice.move, next_legal_moves=True)
+        if not answer.accepted:
+            raise ServerContradiction(
+                f"{choice.notation!r} of seat {choice.move.seat} was listed as legal but "
+                f"rejected: {answer.rejection.message}"
+            )
+        if on_step is not None:
+            on_step(Step(state, legal, choice, answer))
+        legal = {entry.seat: list(entry.moves) for entry in answer.next_legal_moves}
+        if set(legal) != set(answer.state.acting_seats):
+            legal = None  # a backend without the one-call path: ask
+        state = answer.state
+        moves += 1
+    return state, moves
+
+
+def play_match(
+    backend: Backend,
+    game: str,
+    preset: str,
+    seats: int,
+    seed: int,
+    choose: Chooser,
+    *,
+    options: Mapping[str, Any] | None = None,
+    max_moves: int = DEFAULT_MAX_MOVES,
+    on_start: Callable[[service_pb2.NewGameResponse], None] | None = None,
+    on_step: Callable[[Step], None] | None = None,
+    on_deal: Callable[[service_pb2.NextDealResponse], None] | None = None,
+) -> tuple[game_pb2.GameState, int]:
+    """NewGame, then `play` to the end of the match."""
+    started = backend.new_game(game, preset=preset, seat_count=seats, seed=seed, options=options)
+    if on_start is not None:
+        on_start(started)
+    return play(
+        backend, started.state, choose, max_moves=max_moves, on_step=on_step, on_deal=on_deal
+    )
+
+
+def seat_bots(bots: Sequence[Any]) -> Chooser:
+    """A chooser where the bot of the seat whose turn it is picks among its
+    moves (`bot.choose(moves)`); when that seat has none, the first acting
+    seat that has moves."""
+
+    def choose(state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
+        seat = state.current_seat
+        if not legal.get(seat):
+            seat = next(s for s in sorted(legal) if legal[s])
+        return bots[seat].choose(legal[seat])  # type: ignore[no-any-return]
+
+    return choose
