@@ -61,6 +61,19 @@ def test_engine_and_games_import_no_transport_or_service() -> None:
     assert offences == []
 
 
+def test_the_engine_names_no_game() -> None:
+    # Games are found through entry points (pyproject.toml), so the engine
+    # never imports one: an arrow up, and a circle with the games.
+    engine = SERVER / "croupier" / "engine"
+    offences = [
+        f"{path.relative_to(SERVER)}:{line}: imports {module}"
+        for path in sorted(engine.rglob("*.py"))
+        for line, module in imported_modules(path.read_text(encoding="utf-8"), _package_of(path))
+        if module == "croupier.games" or module.startswith("croupier.games.")
+    ]
+    assert offences == []
+
+
 @pytest.mark.parametrize(
     ("source", "package"),
     [
