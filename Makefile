@@ -35,8 +35,14 @@ lint: $(STAMP)
 	$(BIN)/ruff format --check server clients tests deploy
 	$(BIN)/mypy
 
-bench: $(STAMP)
-	$(BIN)/python -m croupier.bench
+# The bench extra (RLCard, to compare with) goes into the same venv, once.
+$(BIN)/.bench-installed: pyproject.toml $(BIN)/.installed
+	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	touch $@
+
+BENCH_ARGS ?=
+bench: $(STAMP) $(BIN)/.bench-installed
+	$(BIN)/python -m croupier.bench $(BENCH_ARGS)
 
 # Golden playthroughs are generated, never edited (tests/golden/playthrough.py).
 golden: $(STAMP)

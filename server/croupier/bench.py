@@ -1,10 +1,28 @@
-"""In-process benchmark: random playouts through the engine's front door.
+"""In-process benchmark: random playouts, beside RLCard's UNO environment loop.
 
-`make bench` prints, for each 101 preset, the playout throughput (moves/s and
-matches/s, counting ListLegalMoves + ApplyMove per move, as a bot harness
-does) and the per-call engine cost of ApplyMove, ListLegalMoves and GetView
-on mid-game states — the engine's share of an RPC. Figures are from one run on
-this machine; compare them as ratios, never as absolute promises.
+`make bench` prints two things, measured in one run:
+
+1. **101 beside RLCard.** Steps per CPU-second of random playouts of 101
+   (preset hd, 4 seats) the way a harness plays: `croupier_client.playout`
+   over the engine in-process, one step being the legal moves of every acting
+   seat plus the move applied (ApplyMove with `next_legal_moves`: one call per
+   move). Once over the trusted path (`InProcess(trusted=True)`, states the
+   engine produced are not validated again) and once fully validated
+   (`trusted=False`, what every state from outside gets). Beside them,
+   RLCard's UNO environment driven the way its users drive it: `env.reset()`,
+   then `env.step(random legal action)` until `env.is_over()`. The three loops
+   take turns in short rounds so that load from other processes falls on all
+   of them alike; the ratios are per round, and their range is printed. RLCard
+   is an optional extra (`pip install -e '.[bench]'`; `make bench` installs
+   it); without it the comparison is skipped.
+2. **Per preset**: playout moves/s and matches/s (trusted path), and the
+   engine's cost per call on mid-game states — ApplyMove fully validated,
+   the same with the next legal moves, the trusted one-call path, and
+   ListLegalMoves and GetView — the engine's share of an RPC.
+
+Times are CPU time of this process (`time.process_time`), so a busy machine
+slows the figures less than wall-clock time would; still, compare them as
+ratios, never as absolute promises.
 """
 
 from __future__ import annotations
@@ -12,83 +30,234 @@ from __future__ import annotations
 import argparse
 import random
 import time
+from collections.abc import Callable
+from dataclasses import dataclass
 
 from croupier.engine import api
+from croupier.inprocess import InProcess
 from croupier.v1 import game_pb2, service_pb2
+from croupier_client import playout
 
+GAME = "hundred_and_one"
 PRESETS = (("hd", 4), ("cl", 4), ("ru", 5), ("alt", 8))
+COMPARED = ("hd", 4)  # the table played beside RLCard's UNO
+MIDGAME_SAMPLE = 100  # mid-game states per preset for the per-call costs
 
 
-def play_match(preset: str, seats: int, seed: int, midgame: list[game_pb2.GameState]) -> int:
-    """Play one match with uniformly random legal moves; returns its move count."""
-    rnd = random.Random(seed)
-    state = api.new_game(
-        service_pb2.NewGameRequest(
-            game="hundred_and_one", preset=preset, seat_count=seats, seed=seed
+@dataclass
+class Tally:
+    """Steps (moves) and episodes (matches) played in some CPU-seconds."""
+
+    steps: int = 0
+    episodes: int = 0
+    seconds: float = 0.0
+
+    @property
+    def steps_per_second(self) -> float:
+        return self.steps / self.seconds if self.seconds else 0.0
+
+    @property
+    def episodes_per_second(self) -> float:
+        return self.episodes / self.seconds if self.seconds else 0.0
+
+    def add(self, other: Tally) -> None:
+        self.steps += other.steps
+        self.episodes += other.episodes
+        self.seconds += other.seconds
+
+
+# A loop that plays whole episodes for about `seconds` of CPU time, starting
+# from episode number `first`, and says what it played.
+Loop = Callable[[float, int], Tally]
+
+
+def croupier_loop(
+    preset: str,
+    seats: int,
+    trusted: bool,
+    on_step: Callable[[playout.Step], None] | None = None,
+) -> Loop:
+    """Random 101 matches through the one match loop, in-process."""
+    backend = InProcess(trusted=trusted)
+
+    def run(seconds: float, first: int) -> Tally:
+        tally = Tally()
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            seed = first + tally.episodes
+            _, moves = playout.play_match(
+                backend, GAME, preset, seats, seed, playout.uniform(seed), on_step=on_step
+            )
+            tally.steps += moves
+            tally.episodes += 1
+        tally.seconds = time.process_time() - start
+        return tally
+
+    return run
+
+
+def rlcard_loop() -> Loop | None:
+    """RLCard's UNO environment (2 players, its default) played with uniformly
+    random legal actions, as its examples do; None when rlcard is missing."""
+    try:
+        import rlcard  # type: ignore[import-not-found]
+    except ImportError:
+        return None
+    env = rlcard.make("uno", config={"seed": 0})
+
+    def run(seconds: float, first: int) -> Tally:
+        # Python's generator, as on the Croupier side: RLCard's RandomAgent
+        # uses numpy's choice, which is slower; this keeps RLCard's figure
+        # at its best.
+        rnd = random.Random(first)
+        tally = Tally()
+        start = time.process_time()
+        while time.process_time() - start < seconds:
+            state, _ = env.reset()
+            while not env.is_over():
+                state, _ = env.step(rnd.choice(list(state["legal_actions"])))
+                tally.steps += 1
+            tally.episodes += 1
+        tally.seconds = time.process_time() - start
+        return tally
+
+    return run
+
+
+def take_turns(loops: dict[str, Loop], rounds: int, seconds: float) -> list[dict[str, Tally]]:
+    """Run every loop for `seconds` per round, in turn, `rounds` times."""
+    played: list[dict[str, Tally]] = []
+    episodes = dict.fromkeys(loops, 0)
+    for _ in range(rounds):
+        this_round = {}
+        for name, loop in loops.items():
+            this_round[name] = loop(seconds, episodes[name])
+            episodes[name] += this_round[name].episodes
+        played.append(this_round)
+    return played
+
+
+def compare(rounds: int, seconds: float) -> None:
+    """Section 1: 101 in-process steps/s beside RLCard's UNO, and the ratios."""
+    preset, seats = COMPARED
+    loops: dict[str, Loop] = {
+        "trusted": croupier_loop(preset, seats, trusted=True),
+        "validated": croupier_loop(preset, seats, trusted=False),
+    }
+    rl = rlcard_loop()
+    if rl is not None:
+        loops["rlcard"] = rl
+    played = take_turns(loops, rounds, seconds)
+    totals = {name: Tally() for name in loops}
+    for this_round in played:
+        for name, tally in this_round.items():
+            totals[name].add(tally)
+
+    print(f"101 ({preset}, {seats} seats) beside RLCard UNO: {rounds} rounds of {seconds:g} s "
+          "CPU per loop, in turn")  # fmt: skip
+    labels = {
+        "trusted": "101, InProcess(trusted=True), one call per move",
+        "validated": "101, InProcess(trusted=False), every state validated",
+        "rlcard": "RLCard UNO env: reset + step(random legal action)",
+    }
+    for name, tally in totals.items():
+        print(
+            f"  {labels[name]:54} {tally.steps_per_second:>9,.0f} steps/s "
+            f"{tally.episodes_per_second:>8,.1f} episodes/s"
         )
-    ).state
-    moves = 0
-    while state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
-        if state.match.phase == game_pb2.MATCH_PHASE_DEAL_OVER:
-            state = api.next_deal(service_pb2.NextDealRequest(state=state)).state
-            continue
-        legal = api.list_legal_moves(
-            service_pb2.ListLegalMovesRequest(state=state, seat=state.current_seat)
-        ).moves
-        move = rnd.choice(legal).move
-        state = api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move)).state
-        moves += 1
-        in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
-        if in_play and moves % 17 == 0 and len(midgame) < 200:
-            midgame.append(state)
-    return moves
+    if rl is None:
+        print("  rlcard not installed: no comparison (pip install -e '.[bench]', or make bench)")
+        return
+    for name in ("trusted", "validated"):
+        ratios = [r[name].steps_per_second / r["rlcard"].steps_per_second for r in played]
+        whole = totals[name].steps_per_second / totals["rlcard"].steps_per_second
+        print(
+            f"  ratio {name} ÷ RLCard: {whole:.2f} (rounds {min(ratios):.2f}–{max(ratios):.2f}; "
+            "goal ≥ 1.00)"
+        )
+
+
+def midgame_states(preset: str, seats: int, count: int) -> list[game_pb2.GameState]:
+    """Mid-deal states met by seeded random playouts, spread over the matches."""
+    states: list[game_pb2.GameState] = []
+
+    def keep(step: playout.Step) -> None:
+        if step.state.move_number % 7 == 3 and len(states) < count:
+            states.append(step.state)
+
+    seed = 0
+    while len(states) < count:
+        playout.play_match(InProcess(), GAME, preset, seats, seed, playout.uniform(seed),
+                           on_step=keep)  # fmt: skip
+        seed += 1
+    return states
 
 
 def per_call_us(states: list[game_pb2.GameState], repeat: int) -> dict[str, float]:
-    """Mean µs per engine call over the given mid-game states."""
-    requests = []
+    """Mean CPU µs per engine call over the given mid-game states."""
+    cases = []
     for state in states:
-        legal = api.list_legal_moves(
-            service_pb2.ListLegalMovesRequest(state=state, seat=state.current_seat)
-        ).moves
-        requests.append((state, legal[0].move))
-    timings = {}
-    calls = {
-        "ApplyMove": lambda s, m: api.apply_move(service_pb2.ApplyMoveRequest(state=s, move=m)),
-        "ListLegalMoves": lambda s, m: api.list_legal_moves(
-            service_pb2.ListLegalMovesRequest(state=s, seat=s.current_seat)
-        ),
-        "GetView": lambda s, m: api.get_view(service_pb2.GetViewRequest(state=s, seat=m.seat)),
+        seat = state.acting_seats[0]
+        move = (
+            api.list_legal_moves(service_pb2.ListLegalMovesRequest(state=state, seat=seat))
+            .moves[0]
+            .move
+        )
+        cases.append(
+            (
+                service_pb2.ApplyMoveRequest(state=state, move=move),
+                service_pb2.ApplyMoveRequest(state=state, move=move, next_legal_moves=True),
+                service_pb2.ListLegalMovesRequest(state=state, seat=seat),
+                service_pb2.GetViewRequest(state=state, seat=seat),
+            )
+        )
+    calls: dict[str, Callable[[tuple], object]] = {
+        "apply": lambda c: api.apply_move(c[0]),
+        "apply+next": lambda c: api.apply_move(c[1]),
+        "trusted": lambda c: api.apply_move(c[1], trusted=True),
+        "legal": lambda c: api.list_legal_moves(c[2]),
+        "view": lambda c: api.get_view(c[3]),
     }
+    timings = {}
     for name, call in calls.items():
-        start = time.perf_counter()
+        start = time.process_time()
         for _ in range(repeat):
-            for state, move in requests:
-                call(state, move)
-        timings[name] = (time.perf_counter() - start) / (repeat * len(requests)) * 1e6
+            for case in cases:
+                call(case)
+        timings[name] = (time.process_time() - start) / (repeat * len(cases)) * 1e6
     return timings
+
+
+def per_preset(seconds: float) -> None:
+    """Section 2: the per-preset table."""
+    print()
+    print("Per preset: playouts over the trusted path (one call per move); engine CPU µs per "
+          "call on mid-game states (Apply: validated; +next: with the next legal moves; "
+          "trusted: +next, not validated)")  # fmt: skip
+    print(f"{'preset':8} {'seats':>5} {'matches':>8} {'moves':>8} {'moves/s':>9} "
+          f"{'matches/s':>9} {'Apply':>7} {'+next':>7} {'trusted':>7} {'Legal':>7} "
+          f"{'View':>7}")  # fmt: skip
+    for preset, seats in PRESETS:
+        tally = croupier_loop(preset, seats, trusted=True)(seconds, 0)
+        cost = per_call_us(midgame_states(preset, seats, MIDGAME_SAMPLE), repeat=5)
+        print(
+            f"{preset:8} {seats:>5} {tally.episodes:>8} {tally.steps:>8} "
+            f"{tally.steps_per_second:>9,.0f} {tally.episodes_per_second:>9.2f} "
+            f"{cost['apply']:>7.1f} {cost['apply+next']:>7.1f} {cost['trusted']:>7.1f} "
+            f"{cost['legal']:>7.1f} {cost['view']:>7.1f}"
+        )
 
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="playout time per preset")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the comparison")
+    parser.add_argument("--seconds", type=float, default=1.0, help="CPU seconds per loop and round")
+    parser.add_argument(
+        "--preset-seconds", type=float, default=2.0, help="CPU seconds of playouts per preset"
+    )
     args = parser.parse_args(argv)
-    print(f"{'preset':8} {'seats':>5} {'matches':>8} {'moves':>8} {'moves/s':>9} "
-          f"{'matches/s':>9} {'Apply µs':>9} {'Legal µs':>9} {'View µs':>9}")  # fmt: skip
-    for preset, seats in PRESETS:
-        midgame: list[game_pb2.GameState] = []
-        matches = moves = 0
-        start = time.perf_counter()
-        while time.perf_counter() - start < args.seconds:
-            moves += play_match(preset, seats, seed=matches, midgame=midgame)
-            matches += 1
-        elapsed = time.perf_counter() - start
-        cost = per_call_us(midgame[:100], repeat=5)
-        print(
-            f"{preset:8} {seats:>5} {matches:>8} {moves:>8} {moves / elapsed:>9.0f} "
-            f"{matches / elapsed:>9.2f} {cost['ApplyMove']:>9.1f} "
-            f"{cost['ListLegalMoves']:>9.1f} {cost['GetView']:>9.1f}"
-        )
+    compare(args.rounds, args.seconds)
+    per_preset(args.preset_seconds)
 
 
 if __name__ == "__main__":
