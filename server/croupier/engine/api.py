@@ -22,6 +22,7 @@ from google.protobuf.message import Message
 from croupier.engine import registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.events import fill_seat_events
+from croupier.engine.move_codec import LIST_LEGAL_MOVES_TAG, MoveCodec, codec_of
 from croupier.engine.options import Value, from_option_value, to_option_value
 from croupier.engine.registry import Game
 from croupier.v1 import game_pb2, service_pb2
@@ -312,9 +313,10 @@ def apply_move(
     state = request.state
     game = _trusted_game(state) if trusted else check_state(state)
     move = request.move
-    _check_move(game, state, move)
+    codec = codec_of(game)
+    notation = _checked_notation(game, codec, state, move)
     response = service_pb2.ApplyMoveResponse() if into is None else into
-    response.notation = game.notation(move)
+    response.notation = notation
     after = response.state
     try:
         _gate(state, move)
@@ -333,11 +335,23 @@ def apply_move(
     if request.seat_events:
         fill_seat_events(response.seat_events, events, len(after.seats))
     if request.next_legal_moves:
-        for seat in after.acting_seats:
-            entry = response.next_legal_moves.add(seat=seat)
-            for legal in game.legal_moves(after, seat):
-                entry.moves.add(move=legal, notation=game.notation(legal))
+        # One parse of cached bytes instead of a message per move (move_codec.py).
+        response.MergeFromString(codec.seat_moves_bytes(after, after.acting_seats))
     return response
+
+
+def _checked_notation(
+    game: Game, codec: MoveCodec, state: game_pb2.GameState, move: game_pb2.Move
+) -> str:
+    """Check the move's seat and shape; its notation. A move seen before with
+    a good shape (the same bytes) skips the game's shape check."""
+    move_bytes = move.SerializeToString()
+    notation = codec.known_notation(move_bytes)
+    if notation is None:
+        _check_move(game, state, move)
+        return codec.remember(move_bytes, move)
+    _check_seat(state, move.seat, "move.seat")
+    return notation
 
 
 def _trusted_game(state: game_pb2.GameState) -> Game:
@@ -357,8 +371,8 @@ def list_legal_moves(
     _check_seat(state, request.seat, "seat")
     response = service_pb2.ListLegalMovesResponse()
     if request.seat in acting_seats(state):
-        for move in game.legal_moves(state, request.seat):
-            response.moves.add(move=move, notation=game.notation(move))
+        encoded = codec_of(game).legal_moves_bytes(state, request.seat, LIST_LEGAL_MOVES_TAG)
+        response.MergeFromString(encoded)
     return response
 
 

@@ -4,56 +4,110 @@ Written apart from `moves.py` on purpose (python-chess: the generator and the
 checker are two readings of the rules, and a property test says they agree).
 Canonical order: plays by card value (a Queen once per suit it names, clubs
 to spades), then DRAW, PASS, ACCEPT, NAME_SUIT by suit.
+
+The generator yields moves as bytes (`encoded_legal_moves`), looked up in a
+table of every move of a seat serialized once: the engine's hot path joins
+those bytes into its answers (engine/move_codec.py) without a Move message
+or a notation string per move and per step; `legal_moves` parses them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 
-from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS
-from croupier.games.hundred_and_one.table import COVER, DRAWN, NAME_SUIT, PLAY, RESPOND, Table
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, pack_52
+from croupier.games.hundred_and_one.rules import rules_for
+from croupier.games.hundred_and_one.table import COVER, DRAWN, NAME_SUIT, PLAY, RESPOND
 from croupier.v1 import game_pb2
+
+IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 
 
 def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
     """Every move `seat` may make now (the engine asks only for the seat to act)."""
-    if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS or seat != state.current_seat:
+    return [game_pb2.Move.FromString(move) for move in encoded_legal_moves(state, seat)]
+
+
+def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
+    """`legal_moves`, each move serialized: the same moves in the same order."""
+    if state.match.phase != IN_PROGRESS or seat != state.current_seat:
         return []
-    table = Table(state)
-    deal, rules = table.deal, table.rules
-    hand = sorted(table.hand(seat))
-    out: list[game_pb2.Move] = []
+    deal = state.hundred_and_one
+    rules = rules_for(state.options.hundred_and_one)
+    encoded = _encoded_moves(seat)
+    plays = encoded.plays
+    discard = deal.discard
+    top = discard[-1] if discard else 0
+    active = deal.active_suit
+    out: list[bytes] = []
     phase = deal.phase
     if phase == PLAY:
-        playable = [c for c in hand if table.playable(c)]
-        _plays(out, seat, playable)
-        # A lead (empty discard) has every card legal: there is nothing to draw for.
-        if not playable or (rules.voluntary_draw and table.top):
-            out.append(action(seat, "draw"))
+        hand = sorted(deal.hands[seat].cards)
+        # C2 on the top card; a lead (empty discard) has every card legal and
+        # nothing to draw for.
+        playable = [c for c in hand if _matches(c, top, active)] if top else hand
+        for card in playable:
+            out += plays[card]
+        if not playable or (rules.voluntary_draw and top):
+            out.append(encoded.draw)
     elif phase == DRAWN:
         drawn = deal.drawn_card
-        legal = table.playable(drawn)
+        legal = not top or _matches(drawn, top, active)
         if legal:
-            _plays(out, seat, [drawn])
+            out += plays[drawn]
         if rules.draw_until_playable:
             if not legal:
-                out.append(action(seat, "draw"))
+                out.append(encoded.draw)
         elif not (legal and rules.must_play_drawn):
-            out.append(action(seat, "pass"))
+            out.append(encoded.pass_)
     elif phase == COVER:
-        covers = [c for c in hand if table.covering(c)]
-        _plays(out, seat, covers)
+        covers = [c for c in sorted(deal.hands[seat].cards) if rules.covers(c, top, active)]
+        for card in covers:
+            out += plays[card]
         if not covers and not deal.cover_batch_drawn:
-            out.append(action(seat, "draw"))
+            out.append(encoded.draw)
     elif phase == RESPOND:
-        _plays(out, seat, [c for c in hand if RANK_OF[c] in (6, 7) and table.playable(c)])
-        out.append(action(seat, "accept"))
+        for card in sorted(deal.hands[seat].cards):
+            if RANK_OF[card] in (6, 7) and (not top or _matches(card, top, active)):
+                out += plays[card]
+        out.append(encoded.accept)
     elif phase == NAME_SUIT:
-        for suit in SUITS:
-            move = game_pb2.Move(seat=seat)
-            move.hundred_and_one.name_suit.suit = suit  # type: ignore[assignment]
-            out.append(move)
+        out += encoded.name_suit
     return out
+
+
+def _matches(card: int, top: int, active_suit: int) -> bool:
+    """C2: a Queen, a card of the active suit, or a card of the top's rank."""
+    rank = RANK_OF[card]
+    return rank == QUEEN or SUIT_OF[card] == active_suit or rank == RANK_OF[top]
+
+
+class _EncodedMoves:
+    """Every well-formed 101 move of one seat, serialized once."""
+
+    def __init__(self, seat: int) -> None:
+        # A Queen's plays name each suit in turn; any other card names none.
+        self.plays: dict[int, tuple[bytes, ...]] = {
+            card: tuple(
+                play(seat, card, suit).SerializeToString()
+                for suit in (SUITS if RANK_OF[card] == QUEEN else (0,))
+            )
+            for card in pack_52()
+        }
+        self.draw = action(seat, "draw").SerializeToString()
+        self.pass_ = action(seat, "pass").SerializeToString()
+        self.accept = action(seat, "accept").SerializeToString()
+        self.name_suit = tuple(name_suit(seat, suit).SerializeToString() for suit in SUITS)
+
+
+_ENCODED: dict[int, _EncodedMoves] = {}
+
+
+def _encoded_moves(seat: int) -> _EncodedMoves:
+    encoded = _ENCODED.get(seat)
+    if encoded is None:
+        encoded = _ENCODED[seat] = _EncodedMoves(seat)
+    return encoded
 
 
 def _plays(out: list[game_pb2.Move], seat: int, cards: Iterable[int]) -> None:
@@ -81,6 +135,13 @@ def action(seat: int, name: str) -> game_pb2.Move:
     return move
 
 
+def name_suit(seat: int, suit: int) -> game_pb2.Move:
+    """The move naming `suit` for the dealer's upcard Queen (A24)."""
+    move = game_pb2.Move(seat=seat)
+    move.hundred_and_one.name_suit.suit = suit  # type: ignore[assignment]
+    return move
+
+
 def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
     """The move `seat` is deemed to make when its clock runs out (RULES.md,
     "Default move"): pass, else draw, else accept the penalty, else name the
@@ -93,9 +154,7 @@ def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
                 return move
     deal = state.hundred_and_one
     if deal.phase == NAME_SUIT:
-        own = game_pb2.Move(seat=seat)
-        own.hundred_and_one.name_suit.suit = SUIT_OF[deal.discard[-1]]  # type: ignore[assignment]
-        return own
+        return name_suit(seat, SUIT_OF[deal.discard[-1]])
     return moves[0]
 
 
@@ -108,8 +167,5 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     out: list[game_pb2.Move] = []
     _plays(out, seat, [*hand, foreign])
     out += [action(seat, name) for name in ("draw", "pass", "accept")]
-    for suit in SUITS:
-        move = game_pb2.Move(seat=seat)
-        move.hundred_and_one.name_suit.suit = suit  # type: ignore[assignment]
-        out.append(move)
+    out += [name_suit(seat, suit) for suit in SUITS]
     return out

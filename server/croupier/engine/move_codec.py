@@ -1,0 +1,140 @@
+"""Moves known by their bytes: the engine's hot-path shortcut for every game.
+
+A bot harness asks for the legal moves at every step, and each one travels
+as a `LegalMove` (the move and its notation). Building a Move message and a
+notation string for each, every step, cost more than the rules that chose
+them. Both depend on the move alone, so a `MoveCodec` keeps, per distinct
+move (its serialized bytes): its notation, and its `LegalMove` already
+encoded. A list of legal moves then becomes a join of cached bytes that the
+answer parses in one go — the same message, field for field, as one built
+move by move, so the serialized answer is byte-identical.
+
+A game may offer `encoded_legal_moves(state, seat) -> list[bytes]`: its
+legal moves already serialized, in the same canonical order as
+`legal_moves` (101 looks them up in a small table). For a game without it
+the codec serializes what `legal_moves` returns.
+
+A move seen before also skips the game's shape check: `check_move_shape` is
+a function of the move message alone, which its bytes determine, and only a
+move that passed it (or that the game itself listed) is ever remembered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from croupier.v1 import game_pb2
+
+# Wire tags (field number << 3 | length-delimited) of the repeated LegalMove
+# fields the codec writes, and of LegalMove's own fields (service.proto).
+LIST_LEGAL_MOVES_TAG = b"\x0a"  # ListLegalMovesResponse.moves = 1
+SEAT_MOVES_MOVES_TAG = b"\x12"  # SeatMoves.moves = 2
+NEXT_LEGAL_MOVES_TAG = b"\x3a"  # ApplyMoveResponse.next_legal_moves = 7
+_SEAT_TAG = b"\x08"  # SeatMoves.seat = 1 (varint)
+_MOVE_TAG = b"\x0a"  # LegalMove.move = 1
+_NOTATION_TAG = b"\x12"  # LegalMove.notation = 2
+
+# Distinct moves remembered per game before the cache starts over: every
+# move of a 101 table is a few thousand; moves carrying a stale-move guard
+# (seen_move_number) are new bytes every time and must not grow it forever.
+CACHE_LIMIT = 1 << 16
+
+
+def varint(value: int) -> bytes:
+    """Protobuf's base-128 varint of a non-negative integer."""
+    if value < 0x80:
+        return bytes((value,))
+    out = bytearray()
+    while value >= 0x80:
+        out.append((value & 0x7F) | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _delimited(body: bytes) -> bytes:
+    return varint(len(body)) + body
+
+
+class MoveCodec:
+    """One game's moves by their bytes: notation, shape already checked,
+    and the encoded LegalMove."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game  # also keeps the game alive while its id keys the codec
+        self._notations: dict[bytes, str] = {}
+        self._entries: dict[bytes, bytes] = {}  # move bytes -> LegalMove, length-prefixed
+        encoded = getattr(game, "encoded_legal_moves", None)
+        self._encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
+            encoded if encoded is not None else self._serialized_legal
+        )
+
+    def _serialized_legal(self, state: game_pb2.GameState, seat: int) -> list[bytes]:
+        return [move.SerializeToString() for move in self.game.legal_moves(state, seat)]
+
+    # -- moves from a request --------------------------------------------------
+
+    def known_notation(self, move_bytes: bytes) -> str | None:
+        """The notation of a move seen before with a valid shape, else None."""
+        return self._notations.get(move_bytes)
+
+    def remember(self, move_bytes: bytes, move: game_pb2.Move) -> str:
+        """Note a move whose shape the game has just accepted; its notation."""
+        notation: str = self.game.notation(move)
+        if len(self._notations) >= CACHE_LIMIT:
+            self._notations.clear()
+        self._notations[move_bytes] = notation
+        return notation
+
+    # -- legal moves, encoded --------------------------------------------------
+
+    def legal_moves_bytes(self, state: game_pb2.GameState, seat: int, tag: bytes) -> bytes:
+        """Every legal move of `seat` as repeated LegalMove fields with wire
+        tag `tag` (the seat may act; the state is valid)."""
+        entries = self._entries
+        parts = []
+        for move_bytes in self._encoded_legal(state, seat):
+            entry = entries.get(move_bytes)
+            if entry is None:
+                entry = self._entry(move_bytes)
+            parts.append(entry)
+        return tag + tag.join(parts) if parts else b""
+
+    def seat_moves_bytes(self, state: game_pb2.GameState, seats: Sequence[int]) -> bytes:
+        """ApplyMoveResponse.next_legal_moves for `seats`, encoded: one
+        SeatMoves per seat, in the order given."""
+        out = []
+        for seat in seats:
+            body = self.legal_moves_bytes(state, seat, SEAT_MOVES_MOVES_TAG)
+            if seat:  # proto3 writes no default value
+                body = _SEAT_TAG + varint(seat) + body
+            out.append(NEXT_LEGAL_MOVES_TAG + _delimited(body))
+        return b"".join(out)
+
+    def _entry(self, move_bytes: bytes) -> bytes:
+        """A listed move's LegalMove (length-prefixed), now remembered: a move
+        the game lists is well formed, so its notation is remembered too."""
+        notation = self._notations.get(move_bytes)
+        if notation is None:
+            notation = self.remember(move_bytes, game_pb2.Move.FromString(move_bytes))
+        text = notation.encode()
+        body = _MOVE_TAG + _delimited(move_bytes)
+        if text:
+            body += _NOTATION_TAG + _delimited(text)
+        entry = _delimited(body)
+        if len(self._entries) >= CACHE_LIMIT:
+            self._entries.clear()
+        self._entries[move_bytes] = entry
+        return entry
+
+
+_codecs: dict[int, MoveCodec] = {}
+
+
+def codec_of(game: Any) -> MoveCodec:
+    """The codec of a game object (a game registered anew gets a new one)."""
+    codec = _codecs.get(id(game))
+    if codec is None or codec.game is not game:
+        codec = _codecs[id(game)] = MoveCodec(game)
+    return codec
