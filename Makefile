@@ -61,3 +61,9 @@ LOADTEST_ARGS ?=
 .PHONY: loadtest
 loadtest: $(STAMP)
 	$(BIN)/python deploy/loadtest/run.py $(LOADTEST_ARGS)
+
+# The conformance suite and the property tests with the large, random
+# Hypothesis profile (tests/conftest.py) instead of CI's small fixed one.
+.PHONY: fuzz-rules
+fuzz-rules: $(STAMP)
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n 2 tests/conformance tests/properties

@@ -1,22 +1,38 @@
-"""Properties of the 101 engine at every step of random seeded playouts
-(STYLE.md conventions 3, 5, 6): conservation, check agrees with generation,
-apply never mutates its input, views hide what they must, replays repeat."""
+"""101's own property tests, added to the conformance suite (tests/conformance/)
+which every registered game gets: that suite plays 101's presets as
+published and checks conservation, check agrees with generation, no
+mutation, no leak, replay, default and stale moves, winners. Here the same
+checks run over 101's option space (random combinations of its rule options
+on any preset), and what only 101's view promises is checked: the hidden
+cards are counted exactly.
+"""
 
 from __future__ import annotations
 
-import random
+import contextlib
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from croupier.engine import api, cards, registry
+from conformance.suite import Case, play_checked
+from croupier.engine import api, cards
 from croupier.engine.errors import InvalidInput
 from croupier.engine.options import to_option_value
-from croupier.v1 import cards_pb2, game_pb2, options_pb2, service_pb2
+from croupier.inprocess import InProcess
+from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier_client.playout import MatchTooLong, Step, play, uniform
 
+GAME = "hundred_and_one"
 SEATS = {"hd": (2, 4), "cl": (2, 4), "ru": (2, 5), "alt": (2, 8)}
-
+# Moves played (and checked at every step) per table: enough to pass deal
+# ends, restocks and the special cards of most options.
+MOVES_PER_TABLE = 100
+# The number of examples comes from the Hypothesis profile (tests/conftest.py);
+# many random option mixes conflict and are discarded, which is expected.
+DISCARDS_CONFLICTS = settings(
+    suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
+)
 # Option values worth mixing into any preset; NewGame rejects the conflicting
 # combinations, and those examples are discarded.
 OVERRIDES = {
@@ -55,146 +71,75 @@ OVERRIDES = {
 
 
 @st.composite
-def tables(draw):
-    """A fresh match: a preset, a seat count, a seed and some overrides."""
+def tables(draw: st.DrawFn) -> tuple[Case, int]:
+    """A table NewGame accepts: a preset, a seat count, some option overrides
+    (conflicting combinations are discarded), and a seed."""
     preset = draw(st.sampled_from(sorted(SEATS)))
     seats = draw(st.integers(*SEATS[preset]))
     names = draw(st.lists(st.sampled_from(sorted(OVERRIDES)), max_size=6, unique=True))
     overrides = {name: draw(OVERRIDES[name]) for name in names}
+    seed = draw(st.integers(0, 2**64 - 1))
     request = service_pb2.NewGameRequest(
-        game="hundred_and_one",
+        game=GAME,
         preset=preset,
         seat_count=seats,
-        seed=draw(st.integers(0, 2**64 - 1)),
+        seed=seed,
         options=[
             options_pb2.OptionSetting(name=k, value=to_option_value(v))
             for k, v in overrides.items()
         ],
     )
     try:
-        state = api.new_game(request).state
+        api.new_game(request)
     except InvalidInput:
         assume(False)
-    return state
+    return Case(GAME, preset, seats, tuple(sorted(overrides.items()))), seed
 
 
-def _legal(state, seat):
-    return api.list_legal_moves(service_pb2.ListLegalMovesRequest(state=state, seat=seat)).moves
+@DISCARDS_CONFLICTS
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_every_conformance_check_holds_under_any_101_options(
+    table: tuple[Case, int], chooser_seed: int
+) -> None:
+    case, seed = table
+    play_checked(case, seed, chooser_seed, stop_after=MOVES_PER_TABLE)
 
 
-def _apply(state, move, validate_only=False):
-    return api.apply_move(
-        service_pb2.ApplyMoveRequest(state=state, move=move, validate_only=validate_only)
-    )
+@DISCARDS_CONFLICTS
+@given(tables(), st.integers(0, 2**32 - 1))
+def test_a_101_view_counts_exactly_what_it_hides(
+    table: tuple[Case, int], chooser_seed: int
+) -> None:
+    """shedding.md §0.5: a seat sees its hand and the discard pile, and how
+    many cards every hand and the stock hold; the drawn card only its drawer."""
+    case, seed = table
+    backend = InProcess()
+    state = backend.new_game(
+        GAME, preset=case.preset, seat_count=case.seats, seed=seed, options=dict(case.options)
+    ).state
 
-
-def _candidates(state, seat):
-    """Every move worth asking about for `seat`: each card of its hand with and
-    without a named suit, a card it does not hold, and every other action."""
-    return registry.find("hundred_and_one").candidate_moves(state, seat)
-
-
-def _key(move):
-    return move.SerializeToString(deterministic=True)
-
-
-def _walk(state, rnd, steps, on_step):
-    """Play `steps` random legal moves (dealing on when a deal ends)."""
-    moves = []
-    for _ in range(steps):
-        phase = state.match.phase
-        if phase == game_pb2.MATCH_PHASE_MATCH_OVER:
-            break
-        if phase == game_pb2.MATCH_PHASE_DEAL_OVER:
-            state = api.next_deal(service_pb2.NextDealRequest(state=state)).state
-            moves.append(None)
-            continue
-        legal = _legal(state, state.current_seat)
-        assert legal, "a seat to act always has a legal move"
-        move = rnd.choice(legal).move
-        on_step(state, move)
-        response = _apply(state, move)
-        assert response.accepted, response.rejection
-        moves.append(move)
-        state = response.state
-    return state, moves
-
-
-FAST = settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.filter_too_much])
-
-
-@FAST
-@given(tables(), st.randoms(use_true_random=False))
-def test_check_agrees_with_generation_and_input_is_never_mutated(state, rnd):
-    def on_step(state, chosen):
-        api.check_state(state)  # conservation and every consistency rule
-        before = state.SerializeToString(deterministic=True)
-        seat = state.current_seat
-        legal = {_key(m.move) for m in _legal(state, seat)}
-        for move in _candidates(state, seat):
-            accepted = _apply(state, move, validate_only=True).accepted
-            assert accepted == (_key(move) in legal), (move, sorted(legal))
-        other = (seat + 1) % len(state.seats)
-        assert not _legal(state, other)
-        assert (
-            _apply(
-                state, game_pb2.Move(seat=other, hundred_and_one=chosen.hundred_and_one)
-            ).rejection.reason
-            == game_pb2.REJECTION_REASON_NOT_YOUR_TURN
-        )
-        after = _apply(state, chosen).state
-        api.check_state(after)
-        assert state.SerializeToString(deterministic=True) == before
-
-    _walk(state, rnd, 120, on_step)
-
-
-@FAST
-@given(tables(), st.randoms(use_true_random=False))
-def test_views_show_no_hidden_card(state, rnd):
-    def on_step(state, _move):
+    def on_step(step: Step) -> None:
+        state = step.state
         deal = state.hundred_and_one
         for seat in range(len(state.seats)):
             view = api.get_view(service_pb2.GetViewRequest(state=state, seat=seat)).view
-            visible = list(deal.hands[seat].cards) + list(deal.discard)
-            seen = list(_french_cards(view))
-            for card in seen:
-                assert card in visible, (seat, card)
-            assert sorted(view.hundred_and_one.hand) == sorted(deal.hands[seat].cards)
-            assert list(view.hundred_and_one.hand_sizes) == [len(h.cards) for h in deal.hands]
-            assert view.hundred_and_one.stock_size == len(deal.stock)
+            shown = view.hundred_and_one
+            assert list(shown.hand) == list(deal.hands[seat].cards)
+            assert list(shown.hand_sizes) == [len(hand.cards) for hand in deal.hands]
+            assert shown.stock_size == len(deal.stock)
+            assert list(shown.discard) == list(deal.discard)
+            mine = seat == state.current_seat
+            assert shown.drawn_card == (deal.drawn_card if mine else 0)
 
-    _walk(state, rnd, 80, on_step)
-
-
-def _french_cards(message):
-    """Every FrenchCard value anywhere in a message (walks the descriptors)."""
-    french = cards_pb2.DESCRIPTOR.enum_types_by_name["FrenchCard"]
-    for field, value in message.ListFields():
-        if field.message_type is not None:
-            items = value if field.is_repeated else [value]
-            for item in items:
-                yield from _french_cards(item)
-        elif field.enum_type is french:
-            yield from (value if field.is_repeated else [value])
+    with contextlib.suppress(MatchTooLong):  # a table, not a match: its first moves
+        play(backend, state, uniform(chooser_seed), max_moves=MOVES_PER_TABLE, on_step=on_step)
 
 
-@FAST
-@given(tables(), st.integers(0, 2**32))
-def test_same_seed_and_moves_give_the_same_states(state, choice_seed):
-    first, moves = _walk(state, random.Random(choice_seed), 150, lambda s, m: None)
-    replay = state
-    for move in moves:
-        if move is None:
-            replay = api.next_deal(service_pb2.NextDealRequest(state=replay)).state
-        else:
-            replay = _apply(replay, move).state
-    assert replay.SerializeToString(deterministic=True) == first.SerializeToString(
-        deterministic=True
-    )
+def _apply(state: game_pb2.GameState, move: game_pb2.Move) -> service_pb2.ApplyMoveResponse:
+    return api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
 
 
-def test_a_queen_always_names_a_suit_and_no_other_card_does():
+def test_a_queen_always_names_a_suit_and_no_other_card_does() -> None:
     """One spelling per move: a Queen without a named suit, or a 7 naming
     one, is malformed (INVALID_ARGUMENT), not a second way to write a move."""
     request = service_pb2.NewGameRequest(game="hundred_and_one", preset="hd", seat_count=2, seed=3)

@@ -1,0 +1,199 @@
+"""One conformance suite for every registered game and preset (DESIGN.md,
+"Many games, one contract"; the pattern of OpenSpiel's random simulation
+test and pgx's api_test).
+
+`play_checked` plays one seeded random match through the one match loop
+(`croupier_client.playout.play_match`) over `CheckedEngine`, asking every
+acting seat, and checks:
+
+1. every state produced passes the engine's full check, conservation first
+   (engine_calls.py);
+2. check agrees with generation for every seat, acting or not (positions.py);
+3. no call changes its request (engine_calls.py);
+4. no view and no redacted event (NewGame, ApplyMove, NextDeal) shows a seat
+   a card it may not see before or after the call, and the acting seats are
+   the game's (leaks.py, positions.py);
+5. replaying the seed and the recorded moves gives byte-identical states, on
+   the trusted path too;
+6. the match has a winner within `move_bound(game)` moves;
+7. DefaultMove is a listed move, and a stale move is STALE_STATE
+   (positions.py).
+
+A failed check is an AssertionError whose message starts with what broke
+(LEAK, MUTATION, CHECK != GENERATE, INVALID STATE, …). Every check reads the
+game from the registry, so a game that registers gets the suite without
+writing a line of it, and a test can register a faulty stand-in under a
+game's name to prove that the suite catches it (test_planted_faults.py).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from conformance.engine_calls import CheckedEngine, Record, serialized
+from conformance.leaks import check_seat_events
+from conformance.positions import check_finished, check_position
+from croupier.engine import api, registry
+from croupier.engine.registry import Game
+from croupier.v1 import game_pb2, service_pb2
+from croupier_client.playout import (
+    LegalMoves,
+    MatchTooLong,
+    ServerContradiction,
+    Step,
+    play_match,
+    uniform,
+)
+
+# How many moves a uniformly random match may take before the suite calls it
+# endless. 101: over 2,400 seeded random matches of every preset and seat
+# count the longest took 1,503 moves (ALT, 8 seats; the mean is 230 to 660),
+# so 10,000 is far beyond chance and still a second or so of play.
+MOVE_BOUNDS = {"hundred_and_one": 10_000}
+# A game without an entry here gets this bound; give it its own once measured.
+DEFAULT_MOVE_BOUND = 10_000
+
+# One match checked at every step costs about as much as this many examples
+# of a property test: the conformance test plays the Hypothesis profile's
+# max_examples / EXAMPLES_PER_MATCH matches per case, at least one
+# (tests/conftest.py: 1 under "ci", 25 under "fuzz").
+EXAMPLES_PER_MATCH = 20
+
+
+def move_bound(game: str) -> int:
+    """The most moves a random match of `game` may take (MOVE_BOUNDS)."""
+    return MOVE_BOUNDS.get(game, DEFAULT_MOVE_BOUND)
+
+
+@dataclass(frozen=True)
+class Case:
+    """One table the suite plays: a game, one of its presets, a seat count,
+    and option values over the preset's (a game's own property tests mix
+    them in; the registry's cases play the presets as published)."""
+
+    game: str
+    preset: str
+    seats: int
+    options: tuple[tuple[str, Any], ...] = ()
+
+    @property
+    def id(self) -> str:
+        return f"{self.game}-{self.preset}-{self.seats}"
+
+
+def cases() -> list[Case]:
+    """Every registered game x every preset x the fewest seats, 3 when
+    allowed, and the most the preset allows."""
+    out = []
+    for game in registry.games():
+        for preset in game.presets:
+            low = max(game.min_seats, preset.min_seats)
+            high = min(game.max_seats, preset.max_seats)
+            for seats in sorted({low, high} | ({3} if low <= 3 <= high else set())):
+                out.append(Case(game.name, preset.name, seats))
+    return out
+
+
+class _Checks:
+    """The playout hooks that run the checks of one match."""
+
+    def __init__(self, engine: CheckedEngine, game: Game, chooser_seed: int) -> None:
+        self.engine = engine
+        self.game = game
+        self.pick = uniform(chooser_seed)
+        self.previous: game_pb2.GameState | None = None
+
+    def choose(self, state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
+        # The playout hands the chooser every position of a deal in progress
+        # before its move: the one place to check each of them exactly once.
+        check_position(self.engine, self.game, state, legal)
+        return self.pick(state, legal)
+
+    def on_start(self, response: service_pb2.NewGameResponse) -> None:
+        state = response.state
+        check_seat_events(self.game, None, state, response.events, response.seat_events, "NewGame")
+        self.previous = state
+
+    def on_step(self, step: Step) -> None:
+        after = step.answer.state
+        assert after.move_number == step.state.move_number + 1, "the move counter did not count"
+        assert step.answer.notation == step.choice.notation
+        check_seat_events(
+            self.game, step.state, after, step.answer.events, step.answer.seat_events, "ApplyMove"
+        )
+        if after.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+            check_finished(self.engine, self.game, after)
+        self.previous = after
+
+    def on_deal(self, response: service_pb2.NextDealResponse) -> None:
+        before, after = self.previous, response.state
+        assert before is not None
+        assert after.match.deal_number == before.match.deal_number + 1
+        check_seat_events(
+            self.game, before, after, response.events, response.seat_events, "NextDeal"
+        )
+        self.previous = after
+
+
+def play_checked(
+    case: Case, seed: int, chooser_seed: int, *, stop_after: int | None = None
+) -> tuple[game_pb2.GameState, int]:
+    """Play one seeded random match of `case` with every check (module
+    docstring); returns the final state and the number of moves.
+
+    `stop_after` plays only that many moves (the match need not end, and
+    its winner is not checked): for tests that try many tables briefly.
+    """
+    game = registry.find(case.game)
+    assert game is not None, f"{case.game} is not registered"
+    engine = CheckedEngine()
+    checks = _Checks(engine, game, chooser_seed)
+    bound = move_bound(case.game) if stop_after is None else stop_after
+    try:
+        final, moves = play_match(
+            engine,
+            case.game,
+            case.preset,
+            case.seats,
+            seed,
+            checks.choose,
+            options=dict(case.options),
+            max_moves=bound,
+            on_start=checks.on_start,
+            on_step=checks.on_step,
+            on_deal=checks.on_deal,
+        )
+        check_winners(final)
+    except MatchTooLong as error:
+        if stop_after is None:
+            raise AssertionError(f"NO WINNER within {bound} moves: {error}") from error
+        final, moves = error.state, bound
+    except ServerContradiction as error:
+        raise AssertionError(f"CHECK != GENERATE: {error}") from error
+    check_replay(engine.record)
+    return final, moves
+
+
+def check_winners(state: game_pb2.GameState) -> None:
+    """A finished match names its winners: seats of the table, each once."""
+    assert state.match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
+    winners = list(state.match.winners)
+    assert winners, "NO WINNER: the match is over and names no winner"
+    assert len(set(winners)) == len(winners), f"a winner is named twice: {winners}"
+    assert all(seat < len(state.seats) for seat in winners), f"winners {winners}"
+
+
+def check_replay(record: Record) -> None:
+    """Seed + moves give the same states, byte for byte, also on the trusted
+    path (which skips the validation the recorded match paid for)."""
+    assert record.start is not None
+    state = api.new_game(record.start).state
+    assert serialized(state) == record.first_state, "REPLAY: NewGame dealt another first state"
+    for number, (move, expected) in enumerate(record.steps, start=1):
+        if move is None:
+            state = api.next_deal(service_pb2.NextDealRequest(state=state)).state
+        else:
+            request = service_pb2.ApplyMoveRequest(state=state, move=move)
+            state = api.apply_move(request, trusted=True).state
+        assert serialized(state) == expected, f"REPLAY: step {number} gives another state"
