@@ -33,6 +33,7 @@ MORE = "…"
 HAND_FILLER = 3
 SEAT_FILLER = 5
 SEED_RANGE = range(5001)
+BUSTED_TOTAL = 102
 
 RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
 RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
@@ -190,10 +191,10 @@ class Table:
         game.stock.extend(pile_stock)
         del game.discard[:]
         game.discard.extend(pile)
-        top_card = pile[-1]
-        if active is None:
-            active = SUIT_TEXT[cards.SUIT_OF[top_card]]
-        game.active_suit = SUITS[active]  # type: ignore[assignment]
+        # An empty discard pile (discard="") is a lead: no active suit yet.
+        if active is None and pile:
+            active = SUIT_TEXT[cards.SUIT_OF[pile[-1]]]
+        game.active_suit = SUITS[active] if active else 0  # type: ignore[assignment]
         game.reversed = reversed
         game.phase = h1.HundredAndOnePhase.Value(f"HUNDRED_AND_ONE_PHASE_{phase}")
         game.pending_draw = pending
@@ -202,7 +203,9 @@ class Table:
         game.dealer = seats - 1 if dealer is None else dealer
         state.current_seat = current
         for seat in range(seats):
-            state.seats[seat].score = scores[seat] if scores else 0
+            # A seat out of the match holds the total that put it out (C8).
+            busted = BUSTED_TOTAL if seat in eliminated else 0
+            state.seats[seat].score = scores[seat] if scores else busted
             state.seats[seat].eliminated = seat in eliminated
         state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
         del state.acting_seats[:]

@@ -73,6 +73,7 @@ def test_an_eliminated_seat_is_passed_over_when_the_deal_moves_on() -> None:
     dealer = state.hundred_and_one.dealer
     out = (dealer + 1) % 4
     state.seats[out].eliminated = True
+    state.seats[out].score = 102  # the total that put it out (C8)
     after = _next(state)
     assert after.hundred_and_one.dealer == (dealer + 2) % 4
     assert not after.hundred_and_one.hands[out].cards
@@ -102,6 +103,8 @@ def test_next_deal_is_refused_while_a_deal_is_played_and_after_the_match() -> No
     with pytest.raises(FailedPrecondition, match="in progress"):
         _next(state)
     state.match.phase = game_pb2.MATCH_PHASE_MATCH_OVER
+    state.match.winners.append(0)
+    state.match.deal_winners.append(0)
     state.hundred_and_one.phase = hundred_and_one_pb2.HUNDRED_AND_ONE_PHASE_DEAL_OVER
     del state.acting_seats[:]
     with pytest.raises(FailedPrecondition, match="match is over"):

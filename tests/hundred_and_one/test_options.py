@@ -106,7 +106,6 @@ def test_a_lapsed_cover_with_an_empty_hand_wins_the_deal(table):
         ("hd", 3, {"first_move_any": True}, "options.first_move_any"),
         ("hd", 3, {"upcard_effects": False}, "options.upcard_effects"),
         ("ru", 3, {"eight_draw_mode": "THREE"}, "options.eight_draw_mode"),
-        ("ru", 3, {"transfer_6_7": True}, "options.transfer_6_7"),
         ("hd", 3, {"nine_cover_allows_queen": False}, "options.nine_cover_allows_queen"),
         ("hd", 3, {"lone_queen_scope": "ANY_SINGLE_QUEEN"}, "options.lone_queen_scope"),
         ("hd", 4, {"hand_size": 9}, "options.hand_size"),

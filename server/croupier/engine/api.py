@@ -17,6 +17,9 @@ the default and the only path the gRPC service takes.
 
 from __future__ import annotations
 
+from collections import Counter
+from collections.abc import Sequence
+
 from google.protobuf.message import Message
 
 from croupier.engine import registry
@@ -180,12 +183,63 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
     if state.match.phase not in _MATCH_PHASES:
         raise InvalidInput(f"{path}.match.phase", "must be set")
+    _check_match(state, f"{path}.match")
+    if any(seat.team for seat in state.seats):
+        _check_teams(state, path)
     if state.WhichOneof("game_state") != game.name:
         raise InvalidInput(path, f"the {game.name} game state is missing")
     game.validate(state)
     if state.schema_version >= 2:
         _check_acting_seats(game, state, path)
     return game
+
+
+def _check_match(state: game_pb2.GameState, path: str) -> None:
+    """The match record names seats of this table, each once, and only what
+    has happened: the last deal's result once a deal has ended, the match's
+    winners exactly when it is over."""
+    match, seat_count = state.match, len(state.seats)
+    if match.deal_number == 0:
+        raise InvalidInput(f"{path}.deal_number", "missing (0): the first deal is 1")
+    # The last deal's result stays in the record while the next one is played.
+    finished = match.deal_number > 1 or match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    if match.deal_points:
+        if len(match.deal_points) != seat_count:
+            raise InvalidInput(
+                f"{path}.deal_points",
+                f"give none or one per seat ({seat_count}); got {len(match.deal_points)}",
+            )
+        if not finished:
+            raise InvalidInput(f"{path}.deal_points", "no deal has ended yet: must be empty")
+    _check_seat_list(match.deal_winners, seat_count, f"{path}.deal_winners")
+    if match.deal_winners and not finished:
+        raise InvalidInput(f"{path}.deal_winners", "no deal has ended yet: must be empty")
+    _check_seat_list(match.winners, seat_count, f"{path}.winners")
+    over = match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
+    if over and not match.winners:
+        raise InvalidInput(f"{path}.winners", "a match that is over names its winners")
+    if match.winners and not over:
+        raise InvalidInput(f"{path}.winners", "the match is not over: must be empty")
+
+
+def _check_seat_list(listed: Sequence[int], seat_count: int, path: str) -> None:
+    seen: set[int] = set()
+    for i, seat in enumerate(listed):
+        if seat >= seat_count:
+            raise InvalidInput(
+                f"{path}[{i}]", f"seat {seat} does not exist (the table has {seat_count})"
+            )
+        if seat in seen:
+            raise InvalidInput(f"{path}[{i}]", f"names seat {seat} twice")
+        seen.add(seat)
+
+
+def _check_teams(state: game_pb2.GameState, path: str) -> None:
+    """Seat.team: 0 plays alone; a partnership's number is shared by its members."""
+    members = Counter(seat.team for seat in state.seats)
+    for i, seat in enumerate(state.seats):
+        if seat.team and members[seat.team] < 2:
+            raise InvalidInput(f"{path}.seats[{i}].team", f"team {seat.team} has no partner")
 
 
 def _check_acting_seats(game: Game, state: game_pb2.GameState, path: str) -> None:
@@ -273,7 +327,8 @@ def _gate(state: game_pb2.GameState, move: game_pb2.Move) -> None:
             "engine",
             common=True,
         )
-    acting = acting_seats(state)
+    # The state's own list (no copy); a schema-1 state gets it computed.
+    acting = state.acting_seats if state.schema_version >= 2 else acting_seats(state)
     if move.seat not in acting:
         who = ", ".join(map(str, acting))
         raise IllegalMove(
@@ -310,9 +365,31 @@ def apply_move(
     `trusted` skips the validation of a state this engine produced (module
     docstring); the move is checked either way.
     """
-    state = request.state
+    return apply_move_on(
+        request.state,
+        request.move,
+        validate_only=request.validate_only,
+        seat_events=request.seat_events,
+        next_legal_moves=request.next_legal_moves,
+        into=into,
+        trusted=trusted,
+    )
+
+
+def apply_move_on(
+    state: game_pb2.GameState,
+    move: game_pb2.Move,
+    *,
+    validate_only: bool = False,
+    seat_events: bool = False,
+    next_legal_moves: bool = False,
+    into: service_pb2.ApplyMoveResponse | None = None,
+    trusted: bool = False,
+) -> service_pb2.ApplyMoveResponse:
+    """`apply_move` with the request's fields as arguments: an in-process
+    caller holding the state saves copying it into a request (the answer
+    holds its own copy either way)."""
     game = _trusted_game(state) if trusted else check_state(state)
-    move = request.move
     codec = codec_of(game)
     notation = _checked_notation(game, codec, state, move)
     response = service_pb2.ApplyMoveResponse() if into is None else into
@@ -326,15 +403,15 @@ def apply_move(
         _reject(response, game, illegal)
         return response
     response.accepted = True
-    if request.validate_only:
+    if validate_only:
         response.ClearField("state")
         return response
     after.move_number += 1
     _set_acting_seats(game, after)
     response.events.extend(events)
-    if request.seat_events:
+    if seat_events:
         fill_seat_events(response.seat_events, events, len(after.seats))
-    if request.next_legal_moves:
+    if next_legal_moves:
         # One parse of cached bytes instead of a message per move (move_codec.py).
         response.MergeFromString(codec.seat_moves_bytes(after, after.acting_seats))
     return response

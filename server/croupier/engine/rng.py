@@ -4,6 +4,12 @@ Draw number k of a match is a pure function of (seed, k): SplitMix64's output
 function applied to seed + (k + 1) * golden gamma. No module-level generator,
 no clock; a replay of the same seed and moves repeats every shuffle, on any
 process and any platform.
+
+The counter (GameState.rng_counter, a uint64) wraps from 2^64 - 1 to 0: the
+stream is a cycle of 2^64 values (the generator's arithmetic is mod 2^64
+already), so every counter is valid and the draw after the last is the first.
+Neither refusing a state near the end nor saturating would do: a saturated
+counter repeats one value for ever, and `below` could then never return.
 """
 
 from __future__ import annotations
@@ -30,7 +36,7 @@ def mix(seed: int, counter: int) -> int:
 def next_u64(state: game_pb2.GameState) -> int:
     """Take the next value of the state's stream and advance its counter."""
     value = mix(state.seed, state.rng_counter)
-    state.rng_counter += 1
+    state.rng_counter = (state.rng_counter + 1) & _MASK  # wraps: see the module docstring
     return value
 
 

@@ -46,8 +46,13 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
         # C2 on the top card; a lead (empty discard) has every card legal and
         # nothing to draw for.
         playable = [c for c in hand if _matches(c, top, active)] if top else hand
+        # O5 off: the dealer's chosen first card is plain, a Queen keeps its own suit.
+        plain = not top and not rules.lead_any and not rules.upcard_effects
         for card in playable:
-            out += plays[card]
+            if plain and RANK_OF[card] == QUEEN:
+                out.append(plays[card][SUITS.index(SUIT_OF[card])])
+            else:
+                out += plays[card]
         if not playable or (rules.voluntary_draw and top):
             out.append(encoded.draw)
     elif phase == DRAWN:
@@ -68,7 +73,8 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
             out.append(encoded.draw)
     elif phase == RESPOND:
         for card in sorted(deal.hands[seat].cards):
-            if RANK_OF[card] in (6, 7) and (not top or _matches(card, top, active)):
+            # §1.3.4: only a card that itself passes a penalty on (a 6 or 7 that draws).
+            if rules.effect[card].transferable and (not top or _matches(card, top, active)):
                 out += plays[card]
         out.append(encoded.accept)
     elif phase == NAME_SUIT:

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from croupier.engine.cards import RANK_OF, card_text, suit_text
+from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
 from croupier.engine.errors import IllegalMove
+from croupier.games.hundred_and_one.rules import NO_EFFECT
 from croupier.games.hundred_and_one.table import COVER, DRAWN, NAME_SUIT, PLAY, RESPOND, Table
 from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
@@ -57,7 +58,15 @@ def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
         _hold(table, seat, card)
         if not table.playable(card):
             raise _not_matching(table, card)
-        table.play(seat, card, m.play.named_suit)
+        plain = _plain_first_card(table)
+        if plain and RANK_OF[card] == QUEEN and m.play.named_suit != SUIT_OF[card]:
+            raise IllegalMove(
+                Why.HUNDRED_AND_ONE_REJECTION_REASON_NO_SUIT_TO_NAME,
+                f"the dealer's first card is plain (upcard_effects off): {card_text(card)} "
+                "keeps its own suit",
+                "O5",
+            )
+        table.play(seat, card, m.play.named_suit, plain=plain)
     elif action == "draw":
         if not table.top and table.hand(seat):
             raise IllegalMove(
@@ -80,6 +89,14 @@ def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
         )
     else:
         _nothing_pending(action)
+
+
+def _plain_first_card(table: Table) -> bool:
+    """O5 off (§1.4.1): the dealer's first card, chosen under first_move_any,
+    is a plain starting card like an upcard would be: no effect, and a Queen
+    keeps its own suit. A LEAD_ANY lead acts in full (§1.3.1)."""
+    rules = table.rules
+    return not table.top and not rules.lead_any and not rules.upcard_effects
 
 
 def _draw_for_turn(table: Table, seat: int) -> None:
@@ -187,7 +204,7 @@ def _respond_phase(table: Table, seat: int, action: str, m: Action) -> None:
         count = deal.pending_draw
         table.draw(seat, count)
         table.skip(seat)
-    elif action == "play" and RANK_OF[m.play.card] in (6, 7):
+    elif action == "play" and table.rules.effect.get(m.play.card, NO_EFFECT).transferable:
         card = m.play.card
         _hold(table, seat, card)
         if not table.playable(card):
@@ -198,9 +215,14 @@ def _respond_phase(table: Table, seat: int, action: str, m: Action) -> None:
     else:
         raise IllegalMove(
             Why.HUNDRED_AND_ONE_REJECTION_REASON_MUST_RESPOND_TO_PENALTY,
-            f"accept the {deal.pending_draw}-card penalty or pass it on with a 6 or 7",
+            f"accept the {deal.pending_draw}-card penalty or pass it on with {_passers(table)}",
             "A5",
         )
+
+
+def _passers(table: Table) -> str:
+    # RU/ALT sixes are cover cards, not draw cards: only a 7 passes a 7 on there.
+    return "a 7" if table.rules.effects_family == pb.HUNDRED_AND_ONE_EFFECTS_RU else "a 6 or 7"
 
 
 def _name_suit_phase(table: Table, seat: int, action: str, m: Action) -> None:

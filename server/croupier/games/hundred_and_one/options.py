@@ -40,7 +40,8 @@ SPECS = (
     _spec("restock_shuffle", BOOL, False, "O10, A12",
           "Shuffle the discards that become the stock (otherwise turned over as a block)"),
     _spec("transfer_6_7", BOOL, True, "O11, §1.3.4",
-          "HD: the target of a 6 or 7 may pass it on by playing a matching 6 or 7"),
+          "The target of a draw 6 or 7 may pass it on with a matching one (RU/ALT: 7s only, "
+          "their sixes are cover cards)"),
     _spec("transfer_accumulates", BOOL, False, "O12, A5",
           "A transferred 6/7 adds its draw count to the pending one (needs transfer_6_7)"),
     _spec("ordinary_specials", BOOL, False, "O13",
@@ -144,11 +145,6 @@ def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
         "THREE needs effects HD (only the HD eight must be covered)",
     )
     needs(hd or not o.eight_last_must_cover, "eight_last_must_cover", "needs effects HD")
-    needs(
-        hd or not o.transfer_6_7,
-        "transfer_6_7",
-        "needs effects HD (only HD sixes and sevens pass on)",
-    )
     needs(hd or not o.ordinary_specials, "ordinary_specials", "needs effects HD")
     needs(
         o.effects == pb.HUNDRED_AND_ONE_EFFECTS_RU

@@ -29,7 +29,7 @@ class Effect:
     """What playing one card does (shedding.md §1.3.2, §1.4.2, §1.5.2, §1.6)."""
 
     draw_next: int = 0  # next(p) draws this many and is skipped (C5)
-    transferable: bool = False  # ... unless he passes it on (HD 6/7, §1.3.4)
+    transferable: bool = False  # ... unless he passes it on (a draw 6/7 with O11, §1.3.4)
     skip_next: bool = False  # A: next(p) loses his turn
     cover_self: bool = False  # C6: p must play again on it (HD 8, CL 9, RU 6)
     cover_next: bool = False  # RU six_cover_by NEXT: next(p) must cover it
@@ -57,7 +57,8 @@ class Rules:
         self.restock_shuffle = o.restock_shuffle
         hd = o.effects == pb.HUNDRED_AND_ONE_EFFECTS_HD
         specials = not (hd and o.ordinary_specials)
-        self.transfer = hd and specials and o.transfer_6_7
+        # O11 in every version (§1.7 lists it "off", not "—"); inert under O13.
+        self.transfer = specials and o.transfer_6_7
         self.transfer_accumulates = self.transfer and o.transfer_accumulates
         self.eight_draw_three = hd and o.eight_draw_mode == pb.HUNDRED_AND_ONE_EIGHT_DRAW_MODE_THREE
         self.eight_last_must_cover = o.eight_last_must_cover

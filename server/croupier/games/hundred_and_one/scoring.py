@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from croupier.engine.cards import ACE, KING_OF_SPADES, QUEEN, RANK_OF, SPADES, SUIT_OF
@@ -17,6 +18,38 @@ if TYPE_CHECKING:
 _VALUE = {2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 0, 10: 10, 11: 2, QUEEN: 3, 13: 4, ACE: 11}
 
 _ELIMINATE_BELOW = pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_ELIMINATE_BELOW
+_RESET_AT_OR_BELOW = pb.HUNDRED_AND_ONE_NEGATIVE_LIMIT_RESET_AT_OR_BELOW
+
+# The lowest points one deal can give a seat: the queen of spades finish (O18).
+LOWEST_DEAL_POINTS = -40
+# A match has at most this many deals (MatchState.deal_number is a uint32).
+MOST_DEALS = 2**32 - 1
+
+
+@lru_cache(maxsize=256)  # Rules are compiled once per option set (rules.py)
+def most_hand_points(rules: Rules) -> int:
+    """More than any hand can score: the whole deck at its dearest (K♠ 40
+    with O17, a lone Queen's 40 with O19). Bounds totals and deal points."""
+    total = sum(_VALUE[RANK_OF[c]] for c in rules.deck)
+    if rules.kspades_in_hand_40:
+        total += 40 - _VALUE[13]
+    if rules.lone_queen_penalty:
+        total += 40 - _VALUE[QUEEN]
+    return total
+
+
+@lru_cache(maxsize=256)
+def lowest_total(rules: Rules) -> int:
+    """The lowest total a seat still in the match can hold under these
+    options: totals start at 0 and only a finishing Queen lowers them (O18),
+    by at most 40 a deal; O24 resets or eliminates low totals."""
+    if not rules.queen_finish_bonus:
+        return 0
+    if rules.negative_limit == _RESET_AT_OR_BELOW:
+        return -100
+    if rules.negative_limit == _ELIMINATE_BELOW:
+        return -101
+    return LOWEST_DEAL_POINTS * MOST_DEALS
 
 
 def hand_points(hand: Sequence[int], rules: Rules) -> int:

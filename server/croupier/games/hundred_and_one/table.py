@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
-from croupier.games.hundred_and_one.rules import Effect, Rules, rules_for
+from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_for
 from croupier.games.hundred_and_one.scoring import score_deal
 from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
@@ -119,8 +119,11 @@ class Table:
         self.emit(game_pb2.EVENT_KIND_PASSED, seat, "passes")
         self.turn_to(self.next_of(seat))
 
-    def play(self, seat: int, card: int, named_suit: int, pending_before: int = 0) -> None:
-        """Play `card` from `seat`'s hand: C4 (a) place, (c) round end, (b/d) effects and turn."""
+    def play(
+        self, seat: int, card: int, named_suit: int, pending_before: int = 0, plain: bool = False
+    ) -> None:
+        """Play `card` from `seat`'s hand: C4 (a) place, (c) round end, (b/d) effects and turn.
+        A `plain` card has no effect (the dealer's first card with upcard_effects off, O5)."""
         deal = self.deal
         hand = self.hand(seat)
         hand.remove(card)
@@ -137,7 +140,7 @@ class Table:
             cards=[card],
             suit=named_suit if queen else 0,
         )
-        effect = self.rules.effect[card]
+        effect = NO_EFFECT if plain else self.rules.effect[card]
         cover_self = effect.cover_self
         if not hand:
             # C6.5: a cover card does not finish, except the HD eight when
@@ -209,11 +212,14 @@ class Table:
         score_deal(self, winner=seat, last_card=card)
 
     def cover_lapsed(self, seat: int) -> None:
-        """C6.3: no card could be drawn for the cover; an empty hand wins."""
+        """C6.3: no card could be drawn for the cover. An empty hand wins only
+        a self-cover (the seat's last card was the one to cover); a seat told
+        to cover the card before it (six_cover_by NEXT) stays in the deal with
+        no cards (§1.5.3) and the turn passes."""
         self.emit_rule(
             pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_LAPSED, seat, "need not cover: nothing to draw"
         )
-        if not self.hand(seat):
+        if not self.hand(seat) and not self.rules.effect[self.top].cover_next:
             score_deal(self, winner=seat, last_card=self.top)
             return
         self.turn_to(self.next_of(seat))

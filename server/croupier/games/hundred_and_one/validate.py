@@ -6,10 +6,18 @@ as good as a dealt one. Each check names the field that breaks it.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, card_text, is_suited
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
-from croupier.games.hundred_and_one.rules import rules_for
+from croupier.games.hundred_and_one.rules import Rules, rules_for
+from croupier.games.hundred_and_one.scoring import (
+    LOWEST_DEAL_POINTS,
+    lowest_total,
+    most_hand_points,
+    settle,
+)
 from croupier.games.hundred_and_one.table import COVER, DEAL_OVER, DRAWN, NAME_SUIT, PLAY, RESPOND
 from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
@@ -32,6 +40,11 @@ def validate(state: game_pb2.GameState) -> None:
         raise InvalidInput(
             f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}"
         )
+    for i, seat in enumerate(seats):
+        if seat.team:
+            raise InvalidInput(
+                f"state.seats[{i}].team", f"101 has no partnerships: must be 0; got {seat.team}"
+            )
     rules = rules_for(options)
     hands = [h.cards for h in deal.hands]
     if not holds_exactly([*hands, deal.stock, deal.discard], rules.deck):
@@ -49,6 +62,8 @@ def validate(state: game_pb2.GameState) -> None:
             raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
     if playing < 2 and match_phase != game_pb2.MATCH_PHASE_MATCH_OVER:
         raise InvalidInput("state.seats", "a match in play needs two seats still in it")
+    _check_totals(state, rules)
+    _check_last_deal(state, rules)
     if deal.dealer >= len(seats):
         raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
 
@@ -64,6 +79,54 @@ def validate(state: game_pb2.GameState) -> None:
     if not over and seats[state.current_seat].eliminated:
         raise InvalidInput("state.current_seat", "the seat to act is out of the match")
     _check_turn_fields(state, deal, phase, rules)
+
+
+def _check_totals(state: game_pb2.GameState, rules: Rules) -> None:
+    """C8: a total is stored settled, so a seat still in the match holds one
+    the rules leave standing (nothing above 101, no total a reset would have
+    changed) and an eliminated seat one that put it out. The bounds also keep
+    the next deal's sums far inside sint64."""
+    low, high = lowest_total(rules), 101 + most_hand_points(rules)
+    for i, seat in enumerate(state.seats):
+        path, total = f"state.seats[{i}].score", seat.score
+        settled, out = settle(total, rules)
+        if not seat.eliminated:
+            if out:
+                raise InvalidInput(
+                    path, f"a total of {total} puts a seat out of the match; it is not eliminated"
+                )
+            if settled != total:
+                raise InvalidInput(
+                    path, f"a total of {total} is reset to {settled} (C8): it never stands"
+                )
+            if total < low:
+                raise InvalidInput(path, f"below the lowest total these options allow ({low})")
+        elif not out or settled != total:
+            raise InvalidInput(
+                path, f"an eliminated seat holds a total that put it out; {total} does not"
+            )
+        elif not low + LOWEST_DEAL_POINTS <= total <= high:
+            raise InvalidInput(
+                path, f"no deal takes a total to {total} (the bounds are {low - 40} to {high})"
+            )
+
+
+def _check_last_deal(state: game_pb2.GameState, rules: Rules) -> None:
+    """The record of the last finished deal: one winner, points one deal can give."""
+    match = state.match
+    if len(match.deal_winners) > 1:
+        raise InvalidInput(
+            "state.match.deal_winners", "a 101 deal has one winner (the seat that went out)"
+        )
+    if match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS and not match.deal_winners:
+        raise InvalidInput("state.match.deal_winners", "a finished deal names its winner")
+    high = most_hand_points(rules)
+    for i, points in enumerate(match.deal_points):
+        if not LOWEST_DEAL_POINTS <= points <= high:
+            raise InvalidInput(
+                f"state.match.deal_points[{i}]",
+                f"one deal gives {LOWEST_DEAL_POINTS} to {high} points; got {points}",
+            )
 
 
 def _check_top(deal: pb.HundredAndOneState, phase: int) -> None:
@@ -87,8 +150,8 @@ def _check_top(deal: pb.HundredAndOneState, phase: int) -> None:
 
 
 def _check_turn_fields(
-    state: game_pb2.GameState, deal: pb.HundredAndOneState, phase: int, rules
-) -> None:  # type: ignore[no-untyped-def]
+    state: game_pb2.GameState, deal: pb.HundredAndOneState, phase: int, rules: Rules
+) -> None:
     hand = deal.hands[state.current_seat].cards
     top = deal.discard[-1] if deal.discard else 0
     if phase == DRAWN:
@@ -97,11 +160,7 @@ def _check_turn_fields(
     elif deal.drawn_card:
         raise InvalidInput(f"{P}.drawn_card", "is set only in phase DRAWN")
     if phase == RESPOND:
-        if not deal.pending_draw or RANK_OF[top] not in (6, 7) or not rules.transfer:
-            raise InvalidInput(
-                f"{P}.pending_draw",
-                "phase RESPOND needs a pending count on a 6 or 7 with transfer_6_7",
-            )
+        _check_pending(deal, top, rules)
     elif deal.pending_draw:
         raise InvalidInput(f"{P}.pending_draw", "is set only in phase RESPOND")
     if phase == COVER:
@@ -113,6 +172,33 @@ def _check_turn_fields(
         raise InvalidInput(f"{P}.phase", "NAME_SUIT needs a Queen on the discard pile")
     if phase == PLAY and not top and not hand:
         raise InvalidInput(f"{P}.hands", "the seat that leads needs a card")
+
+
+def _check_pending(deal: pb.HundredAndOneState, top: int, rules: Rules) -> None:
+    """§1.3.4: the penalty pending on a transferable 6 or 7 is its own count,
+    or with transfer_accumulates at most every transferable card's together."""
+    effect = rules.effect.get(top)
+    if effect is None or not effect.transferable:
+        raise InvalidInput(
+            f"{P}.phase", "RESPOND needs a 6 or 7 that passes on on the top (transfer_6_7)"
+        )
+    pending, own = deal.pending_draw, effect.draw_next
+    if rules.transfer_accumulates:
+        most = _whole_chain(rules)
+        if not own <= pending <= most:
+            raise InvalidInput(
+                f"{P}.pending_draw", f"must be from {own} to {most} (a whole chain); got {pending}"
+            )
+    elif pending != own:
+        raise InvalidInput(
+            f"{P}.pending_draw", f"must be {own}, the count of {card_text(top)}; got {pending}"
+        )
+
+
+@lru_cache(maxsize=256)
+def _whole_chain(rules: Rules) -> int:
+    """The most a pending penalty can grow to: every transferable card's count."""
+    return sum(e.draw_next for e in rules.effect.values() if e.transferable)
 
 
 def check_move_shape(move: game_pb2.Move) -> None:
