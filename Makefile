@@ -26,8 +26,13 @@ proto: $(STAMP)
 run: $(STAMP)
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
 
+# Line coverage of the engine and of 101's state validation, as a report (not
+# a gate: every refusal branch has a named test). pytest-cov merges the xdist
+# workers' data.
+COVERAGE := --cov=croupier.engine --cov=croupier.games.hundred_and_one.validate \
+	--cov-report=term
 test: $(STAMP) lint
-	$(BIN)/python -m pytest -n 2
+	$(BIN)/python -m pytest -n 2 $(COVERAGE)
 
 lint: $(STAMP)
 	$(BIN)/buf lint
