@@ -53,10 +53,14 @@ class InProcess:
         *,
         next_legal_moves: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
-        request = service_pb2.ApplyMoveRequest(
-            state=state, move=move, validate_only=validate_only, next_legal_moves=next_legal_moves
+        # No request message: building one would copy the state only to read it.
+        return api.apply_move_on(
+            state,
+            move,
+            validate_only=validate_only,
+            next_legal_moves=next_legal_moves,
+            trusted=self.trusted,
         )
-        return api.apply_move(request, trusted=self.trusted)
 
     def next_deal(self, state: game_pb2.GameState) -> service_pb2.NextDealResponse:
         return api.next_deal(service_pb2.NextDealRequest(state=state))

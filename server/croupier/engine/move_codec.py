@@ -64,7 +64,11 @@ class MoveCodec:
     def __init__(self, game: Any) -> None:
         self.game = game  # also keeps the game alive while its id keys the codec
         self._notations: dict[bytes, str] = {}
-        self._entries: dict[bytes, bytes] = {}  # move bytes -> LegalMove, length-prefixed
+        # Per wire tag: move bytes -> the tag and the length-prefixed LegalMove.
+        self._entries: dict[bytes, dict[bytes, bytes]] = {
+            LIST_LEGAL_MOVES_TAG: {},
+            SEAT_MOVES_MOVES_TAG: {},
+        }
         encoded = getattr(game, "encoded_legal_moves", None)
         self._encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
             encoded if encoded is not None else self._serialized_legal
@@ -91,15 +95,13 @@ class MoveCodec:
 
     def legal_moves_bytes(self, state: game_pb2.GameState, seat: int, tag: bytes) -> bytes:
         """Every legal move of `seat` as repeated LegalMove fields with wire
-        tag `tag` (the seat may act; the state is valid)."""
-        entries = self._entries
-        parts = []
-        for move_bytes in self._encoded_legal(state, seat):
-            entry = entries.get(move_bytes)
-            if entry is None:
-                entry = self._entry(move_bytes)
-            parts.append(entry)
-        return tag + tag.join(parts) if parts else b""
+        tag `tag`, one of the two above (the seat may act; the state is valid)."""
+        entries = self._entries[tag]
+        moves = self._encoded_legal(state, seat)
+        try:
+            return b"".join([entries[move] for move in moves])
+        except KeyError:  # a move not met before: encode it once
+            return b"".join([entries.get(move) or self._entry(move, tag) for move in moves])
 
     def seat_moves_bytes(self, state: game_pb2.GameState, seats: Sequence[int]) -> bytes:
         """ApplyMoveResponse.next_legal_moves for `seats`, encoded: one
@@ -109,12 +111,12 @@ class MoveCodec:
             body = self.legal_moves_bytes(state, seat, SEAT_MOVES_MOVES_TAG)
             if seat:  # proto3 writes no default value
                 body = _SEAT_TAG + varint(seat) + body
-            out.append(NEXT_LEGAL_MOVES_TAG + _delimited(body))
+            out.append(NEXT_LEGAL_MOVES_TAG + varint(len(body)) + body)
         return b"".join(out)
 
-    def _entry(self, move_bytes: bytes) -> bytes:
-        """A listed move's LegalMove (length-prefixed), now remembered: a move
-        the game lists is well formed, so its notation is remembered too."""
+    def _entry(self, move_bytes: bytes, tag: bytes) -> bytes:
+        """A listed move's LegalMove under `tag`, now remembered: a move the
+        game lists is well formed, so its notation is remembered too."""
         notation = self._notations.get(move_bytes)
         if notation is None:
             notation = self.remember(move_bytes, game_pb2.Move.FromString(move_bytes))
@@ -122,10 +124,11 @@ class MoveCodec:
         body = _MOVE_TAG + _delimited(move_bytes)
         if text:
             body += _NOTATION_TAG + _delimited(text)
-        entry = _delimited(body)
-        if len(self._entries) >= CACHE_LIMIT:
-            self._entries.clear()
-        self._entries[move_bytes] = entry
+        entry = tag + _delimited(body)
+        entries = self._entries[tag]
+        if len(entries) >= CACHE_LIMIT:
+            entries.clear()
+        entries[move_bytes] = entry
         return entry
 
 
