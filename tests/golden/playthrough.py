@@ -84,6 +84,20 @@ MATCHES = (
     Match("hundred_and_one", "cl", 4, 114),
     Match("hundred_and_one", "ru", 5, 159),
     Match("hundred_and_one", "alt", 6, 189),
+    # Option paths no preset takes (issue 6's rule corrections), heads-up and
+    # at three: a plain first card chosen by the dealer and CL's 6/7 passed
+    # on; RU's sevens passed on and its sixes covered by the next seat.
+    Match(
+        "hundred_and_one",
+        "cl",
+        2,
+        148,
+        {"first_move_any": True, "upcard_effects": False, "transfer_6_7": True},
+        "variant",
+    ),
+    Match(
+        "hundred_and_one", "ru", 3, 134, {"six_cover_by": "NEXT", "transfer_6_7": True}, "variant"
+    ),
 )
 
 
