@@ -1,0 +1,410 @@
+"""Rummy melds: sets and sequences of French cards with jokers and aces.
+
+Game-independent machinery for the rummy games (Scala 40 now, «Мост» later):
+what makes a meld valid, which card each joker stands for, what a meld is
+worth, what may be added to it and which joker a natural card may replace.
+A game describes its own limits once in `MeldRules` (how many jokers a meld
+may hold, how long a sequence may grow, what each rank is worth).
+
+Vocabulary (rummy_and_counting.md §1.6):
+
+* A *meld* is an ordered list of three or more cards; each joker in it has an
+  *identity*, the card it stands for (`joker_as`, one entry per joker in
+  order; 0 = undeclared, allowed only for the lone joker of a three-card set
+  when the rules say so).
+* A *set* is 3–4 cards of one rank with different suits, written naturals by
+  suit (♣ ♦ ♥ ♠) then jokers by identity (`set_order`).
+* A *sequence* is consecutive ranks of one suit, written low to high. Its
+  *positions* run 1..14: 1 is the ace below the two, 14 the ace above the
+  king; an ace is never in the middle (K-A-2 is no sequence) and a sequence
+  holds at most one natural ace of its suit.
+
+Errors are `MeldError` with a `MeldFault` naming the rule broken, so that a
+game can map each fault to its own typed rejection reason.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from croupier.engine.cards import ACE, RANK_OF, SUIT_OF, SUITS, card, card_text, is_joker
+
+SET = 1
+SEQUENCE = 2
+UNLIMITED = 99  # MeldRules.max_jokers when a meld may hold any number of jokers
+LOW, HIGH = 1, 2  # the ends of a sequence
+
+# Value of each sequence position 1..14 (index 0 unused) and of each rank in a set.
+STANDARD_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)
+COURT_VALUES = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)
+
+
+class MeldFault(enum.IntEnum):
+    """Why a list of cards is not a meld (or cannot become one)."""
+
+    TOO_SHORT = 1  # fewer than three cards
+    NO_NATURAL = 2  # jokers only
+    TOO_MANY_JOKERS = 3  # more jokers than MeldRules.max_jokers
+    SET_RANKS_DIFFER = 4  # neither one rank (set) nor one suit (sequence)
+    SET_SUITS_REPEAT = 5  # a suit twice in a set
+    SET_TOO_LARGE = 6  # more than four cards of one rank
+    SEQUENCE_NOT_CONSECUTIVE = 7  # a gap, a repeat, or not written low to high
+    ACE_IN_MIDDLE = 8  # K-A-2: the ace turns the corner
+    TWO_NATURAL_ACES = 9  # a natural ace at both ends
+    SEQUENCE_TOO_LONG = 10  # longer than MeldRules.max_sequence_length
+    JOKER_UNDECLARED = 11  # a joker without the identity it must declare
+    JOKER_IDENTITY_WRONG = 12  # a declared identity that does not fit its place
+    NOT_IN_ORDER = 13  # a set not written in its canonical order
+    DOES_NOT_FIT = 14  # a card that extends no end / fills no missing suit
+    NO_SUCH_JOKER = 15  # a swap whose natural matches no joker of the meld
+
+
+class MeldError(Exception):
+    """A meld rule is broken; `fault` says which, `message` in words."""
+
+    def __init__(self, fault: MeldFault, message: str) -> None:
+        self.fault = fault
+        self.message = message
+        super().__init__(message)
+
+
+@dataclass(frozen=True)
+class MeldRules:
+    """A game's limits on melds."""
+
+    max_jokers: int = 1
+    max_sequence_length: int = 14
+    values: tuple[int, ...] = STANDARD_VALUES
+    # A three-card set's lone joker may stay undeclared ("either missing suit").
+    undeclared_set_joker: bool = False
+
+    def set_value(self, rank: int) -> int:
+        """What one card of a set of `rank` (2..14) is worth."""
+        return self.values[rank]
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A valid meld, analysed.
+
+    `identities` has one card per position: the natural itself, or the
+    joker's identity (0 for an undeclared set joker). For a sequence `low` is
+    the position of its first card (1..13); for a set it is the rank.
+    """
+
+    kind: int
+    cards: tuple[int, ...]
+    joker_as: tuple[int, ...]
+    identities: tuple[int, ...]
+    suit: int  # a sequence's suit; 0 for a set
+    low: int
+    value: int
+
+    @property
+    def jokers(self) -> int:
+        return len(self.joker_as)
+
+    @property
+    def high(self) -> int:
+        """A sequence's last position (1..14); a set's rank."""
+        return self.low + len(self.cards) - 1 if self.kind == SEQUENCE else self.low
+
+    def missing_suits(self) -> list[int]:
+        """A set's suits that no card names (an undeclared joker names none)."""
+        named = {SUIT_OF[i] for i in self.identities if i}
+        return [s for s in SUITS if s not in named]
+
+
+def position_card(position: int, suit: int) -> int:
+    """The card at sequence position 1..14 of `suit` (1 and 14 are the ace)."""
+    return card(ACE if position in (1, 14) else position, suit)
+
+
+def position_of(value: int, low_ace: bool) -> int:
+    """A natural's sequence position (an ace is 1 when `low_ace`, else 14)."""
+    rank = RANK_OF[value]
+    return 1 if rank == ACE and low_ace else rank
+
+
+def meld_text(cards: Sequence[int], joker_as: Sequence[int]) -> str:
+    """[8C 9C RJ=10C]: jokers with their identities (an undeclared one bare)."""
+    parts, jokers = [], iter(joker_as)
+    for value in cards:
+        text = card_text(value)
+        if is_joker(value):
+            identity = next(jokers, 0)
+            text += f"={card_text(identity)}" if identity else ""
+        parts.append(text)
+    return "[" + " ".join(parts) + "]"
+
+
+def set_order(cards: Sequence[int], joker_as: Sequence[int]) -> tuple[list[int], list[int]]:
+    """A set's canonical order: naturals ascending (by suit), then jokers by
+    identity (undeclared last), a red joker before a black one."""
+    naturals = sorted(v for v in cards if not is_joker(v))
+    jokers = [v for v in cards if is_joker(v)]
+    pairs = sorted(zip(jokers, joker_as, strict=True), key=lambda p: (p[1] or 99, p[0]))
+    return naturals + [p[0] for p in pairs], [p[1] for p in pairs]
+
+
+# -- analysing a meld ----------------------------------------------------------
+
+
+def analyse(cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules) -> Meld:
+    """The meld these cards make, or MeldError naming the rule they break.
+
+    `cards` are in table order; `joker_as` gives each joker's identity in
+    order (its length is the number of jokers, checked by the caller's shape
+    check). A set must be in `set_order`; a sequence low to high.
+    """
+    cards = tuple(cards)
+    joker_as = tuple(joker_as)
+    if len(cards) < 3:
+        raise MeldError(
+            MeldFault.TOO_SHORT, f"{_text(cards, joker_as)}: a meld has 3 or more cards"
+        )
+    jokers = iter(joker_as)
+    identities = tuple(next(jokers) if is_joker(v) else v for v in cards)
+    naturals = [v for v in cards if not is_joker(v)]
+    if not naturals:
+        raise MeldError(
+            MeldFault.NO_NATURAL, f"{_text(cards, joker_as)}: a meld needs a natural card"
+        )
+    if len(joker_as) > rules.max_jokers:
+        raise MeldError(
+            MeldFault.TOO_MANY_JOKERS,
+            f"{_text(cards, joker_as)}: at most {rules.max_jokers} joker(s) in a meld",
+        )
+    known = [i for i in identities if i]
+    if len({RANK_OF[i] for i in known}) == 1:
+        return _analyse_set(cards, joker_as, identities, rules)
+    return _analyse_sequence(cards, joker_as, identities, rules)
+
+
+def _text(cards: Sequence[int], joker_as: Sequence[int]) -> str:
+    return meld_text(cards, joker_as)
+
+
+def _analyse_set(
+    cards: tuple[int, ...],
+    joker_as: tuple[int, ...],
+    identities: tuple[int, ...],
+    rules: MeldRules,
+) -> Meld:
+    text = _text(cards, joker_as)
+    rank = RANK_OF[next(i for i in identities if i)]
+    if len(cards) > 4:
+        raise MeldError(MeldFault.SET_TOO_LARGE, f"{text}: a set has at most 4 cards")
+    suits = [SUIT_OF[i] for i in identities if i]
+    if len(set(suits)) != len(suits):
+        raise MeldError(MeldFault.SET_SUITS_REPEAT, f"{text}: a set's suits must all differ")
+    undeclared = joker_as.count(0)
+    if undeclared and not (rules.undeclared_set_joker and len(cards) == 3 and len(joker_as) == 1):
+        raise MeldError(
+            MeldFault.JOKER_UNDECLARED, f"{text}: declare the suit each joker of the set stands for"
+        )
+    for identity in joker_as:
+        if identity and RANK_OF[identity] != rank:
+            raise MeldError(
+                MeldFault.JOKER_IDENTITY_WRONG, f"{text}: a joker of the set has the set's rank"
+            )
+    ordered = set_order(cards, joker_as)
+    if list(cards) != ordered[0] or list(joker_as) != ordered[1]:
+        raise MeldError(
+            MeldFault.NOT_IN_ORDER,
+            f"{text}: write a set naturals by suit (C D H S), then jokers: {_text(*ordered)}",
+        )
+    return Meld(SET, cards, joker_as, identities, 0, rank, rules.set_value(rank) * len(cards))
+
+
+def _analyse_sequence(
+    cards: tuple[int, ...],
+    joker_as: tuple[int, ...],
+    identities: tuple[int, ...],
+    rules: MeldRules,
+) -> Meld:
+    text = _text(cards, joker_as)
+    if 0 in identities:
+        raise MeldError(
+            MeldFault.JOKER_UNDECLARED, f"{text}: a joker in a sequence stands for a card"
+        )
+    suits = {SUIT_OF[i] for i in identities}
+    if len(suits) != 1:
+        raise MeldError(
+            MeldFault.SET_RANKS_DIFFER,
+            f"{text}: a meld is one rank in different suits, or one suit in sequence",
+        )
+    suit = suits.pop()
+    last = len(cards) - 1
+    if any(RANK_OF[i] == ACE for i in identities[1:last]):
+        raise MeldError(
+            MeldFault.ACE_IN_MIDDLE, f"{text}: an ace is only below the 2 or above the king"
+        )
+    # Anchor on the first natural non-ace (else a joker's): it fixes every position.
+    order = sorted(range(len(cards)), key=lambda k: is_joker(cards[k]))
+    anchor = next((k for k in order if RANK_OF[identities[k]] != ACE), None)
+    if anchor is None:
+        raise MeldError(MeldFault.SEQUENCE_NOT_CONSECUTIVE, f"{text}: not consecutive")
+    low = RANK_OF[identities[anchor]] - anchor
+    for k, identity in enumerate(identities):
+        position = low + k
+        wanted = (1 if k == 0 else 14) if RANK_OF[identity] == ACE else RANK_OF[identity]
+        if wanted != position:
+            fault = MeldFault.SEQUENCE_NOT_CONSECUTIVE
+            if is_joker(cards[k]):
+                fault = MeldFault.JOKER_IDENTITY_WRONG
+            raise MeldError(fault, f"{text}: not consecutive cards of one suit, low to high")
+    if len(cards) > rules.max_sequence_length:
+        raise MeldError(
+            MeldFault.SEQUENCE_TOO_LONG,
+            f"{text}: a sequence has at most {rules.max_sequence_length} cards",
+        )
+    if low == 1 and len(cards) == 14 and not is_joker(cards[0]) and not is_joker(cards[-1]):
+        raise MeldError(
+            MeldFault.TWO_NATURAL_ACES, f"{text}: a sequence holds one natural ace of its suit"
+        )
+    value = sum(rules.values[low + k] for k in range(len(cards)))
+    return Meld(SEQUENCE, cards, joker_as, identities, suit, low, value)
+
+
+# -- adding to a meld and swapping its jokers -----------------------------------
+
+
+def extend(meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules) -> Meld:
+    """`meld` with `value` laid off on it (§1.8): at `end` (LOW/HIGH) of a
+    sequence, or into a set (end 0). A joker laid on a set declares
+    `joker_as`; on a sequence its identity follows from the end."""
+    if meld.kind == SEQUENCE:
+        return _extend_sequence(meld, value, end, rules)
+    return _extend_set(meld, value, joker_as, rules)
+
+
+def _extend_sequence(meld: Meld, value: int, end: int, rules: MeldRules) -> Meld:
+    position = meld.low - 1 if end == LOW else meld.high + 1
+    text = card_text(value)
+    if not 1 <= position <= 14:
+        raise MeldError(MeldFault.DOES_NOT_FIT, f"{text}: nothing goes beyond an ace")
+    wanted = position_card(position, meld.suit)
+    if not is_joker(value) and value != wanted:
+        raise MeldError(
+            MeldFault.DOES_NOT_FIT,
+            f"{text} does not extend {_text(meld.cards, meld.joker_as)} at its "
+            f"{'low' if end == LOW else 'high'} end (only {card_text(wanted)} does)",
+        )
+    if is_joker(value):
+        cards = (value, *meld.cards) if end == LOW else (*meld.cards, value)
+        old = meld.joker_as
+        joker_as = (wanted, *old) if end == LOW else (*old, wanted)
+    else:
+        cards = (value, *meld.cards) if end == LOW else (*meld.cards, value)
+        joker_as = meld.joker_as
+    return analyse(cards, joker_as, rules)
+
+
+def _extend_set(meld: Meld, value: int, joker_as: int, rules: MeldRules) -> Meld:
+    text = card_text(value)
+    if len(meld.cards) >= 4:
+        raise MeldError(MeldFault.DOES_NOT_FIT, f"{text}: a set of four takes nothing more")
+    missing = meld.missing_suits()
+    rank = meld.low
+    identities = list(meld.joker_as)
+    if is_joker(value):
+        if not joker_as or RANK_OF[joker_as] != rank or SUIT_OF[joker_as] not in missing:
+            raise MeldError(
+                MeldFault.JOKER_IDENTITY_WRONG,
+                f"a joker laid on {_text(meld.cards, meld.joker_as)} stands for a missing suit "
+                f"({', '.join(card_text(card(rank, s)) for s in missing)})",
+            )
+        identities.append(joker_as)
+        missing.remove(SUIT_OF[joker_as])
+    else:
+        if RANK_OF[value] != rank or SUIT_OF[value] not in missing:
+            raise MeldError(
+                MeldFault.DOES_NOT_FIT,
+                f"{text} is not a missing suit of {_text(meld.cards, meld.joker_as)}",
+            )
+        missing.remove(SUIT_OF[value])
+    if 0 in identities:
+        # The undeclared joker is now forced: the one suit still missing (V17).
+        identities[identities.index(0)] = card(rank, missing[0])
+    cards, ordered_as = set_order((*meld.cards, value), identities)
+    return analyse(cards, ordered_as, rules)
+
+
+def swap_targets(meld: Meld) -> dict[int, int]:
+    """{natural card: index of the joker it may replace} (§1.9); an
+    undeclared set joker may be replaced by either missing suit."""
+    out: dict[int, int] = {}
+    missing = meld.missing_suits() if meld.kind == SET else []
+    for index, value in enumerate(meld.cards):
+        if not is_joker(value):
+            continue
+        identity = meld.identities[index]
+        if identity:
+            out[identity] = index
+        else:
+            for suit in missing:
+                out[card(meld.low, suit)] = index
+    return out
+
+
+def swap(meld: Meld, natural: int, rules: MeldRules) -> tuple[Meld, int]:
+    """Replace the joker `natural` stands for; returns (the meld, the joker)."""
+    index = swap_targets(meld).get(natural)
+    if index is None:
+        raise MeldError(
+            MeldFault.NO_SUCH_JOKER,
+            f"{card_text(natural)} is the identity of no joker in "
+            f"{_text(meld.cards, meld.joker_as)}",
+        )
+    joker = meld.cards[index]
+    cards = list(meld.cards)
+    cards[index] = natural
+    joker_as = [i for k, i in zip(meld.cards, meld.identities, strict=True) if is_joker(k)]
+    joker_as.pop(sum(1 for v in meld.cards[:index] if is_joker(v)))
+    if meld.kind == SET:
+        cards, joker_as = set_order(cards, joker_as)
+    return analyse(cards, joker_as, rules), joker
+
+
+# -- what fits ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Spot:
+    """One way to lay off on a meld: `value` at `end` (0 for a set), with the
+    identity `joker_as` when `value` is a joker (0 for a natural)."""
+
+    value: int
+    end: int
+    joker_as: int
+
+
+def spots(meld: Meld, rules: MeldRules, jokers: Sequence[int] = ()) -> list[Spot]:
+    """Every lay-off `meld` accepts (§1.8): the naturals that extend it, and
+    for each joker value in `jokers` the identities it could take there."""
+    out: list[Spot] = []
+    joker_room = meld.jokers < rules.max_jokers
+    if meld.kind == SEQUENCE:
+        if len(meld.cards) >= rules.max_sequence_length:
+            return out
+        natural_aces = sum(1 for v in meld.cards if not is_joker(v) and RANK_OF[v] == ACE)
+        for end, position in ((LOW, meld.low - 1), (HIGH, meld.high + 1)):
+            if not 1 <= position <= 14:
+                continue
+            wanted = position_card(position, meld.suit)
+            if not (RANK_OF[wanted] == ACE and natural_aces):
+                out.append(Spot(wanted, end, 0))
+            if joker_room:
+                out.extend(Spot(j, end, wanted) for j in jokers)
+        return out
+    if len(meld.cards) >= 4:
+        return out
+    missing = meld.missing_suits()
+    for suit in missing:
+        out.append(Spot(card(meld.low, suit), 0, 0))
+        if joker_room:
+            out.extend(Spot(j, 0, card(meld.low, suit)) for j in jokers)
+    return out

@@ -1,0 +1,110 @@
+"""The meld analyser: a move's meld specs read into melds under a table's
+options (§1.6), with every broken rule named as a Scala 40 rejection.
+
+The game-independent rules of sets and sequences live in `engine/melds.py`;
+here are Scala 40's own readings of them: the positional convention for a
+set's joker (V23, R-S40-29) and the reason each fault is refused with.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from functools import lru_cache
+
+from croupier.engine.cards import (
+    CLUBS,
+    DIAMONDS,
+    HEARTS,
+    RANK_OF,
+    SPADES,
+    SUIT_OF,
+    card,
+    is_joker,
+)
+from croupier.engine.errors import IllegalMove
+from croupier.engine.melds import Meld, MeldError, MeldFault, MeldRules, analyse, set_order
+from croupier.v1 import scala40_pb2 as pb
+
+Why = pb.Scala40RejectionReason
+
+# Each meld fault, as the rejection it is and the rule it breaks.
+FAULTS: dict[MeldFault, tuple[int, str]] = {
+    MeldFault.TOO_SHORT: (Why.SCALA40_REJECTION_REASON_MELD_TOO_SHORT, "R-S40-20"),
+    MeldFault.NO_NATURAL: (Why.SCALA40_REJECTION_REASON_MELD_WITHOUT_NATURAL, "R-S40-27"),
+    MeldFault.TOO_MANY_JOKERS: (Why.SCALA40_REJECTION_REASON_TOO_MANY_JOKERS, "R-S40-27"),
+    MeldFault.SET_RANKS_DIFFER: (Why.SCALA40_REJECTION_REASON_NOT_A_SET_OR_SEQUENCE, "R-S40-20"),
+    MeldFault.SET_SUITS_REPEAT: (Why.SCALA40_REJECTION_REASON_SET_SUITS_MUST_DIFFER, "R-S40-20"),
+    MeldFault.SET_TOO_LARGE: (Why.SCALA40_REJECTION_REASON_SET_OF_MORE_THAN_4, "R-S40-20"),
+    MeldFault.SEQUENCE_NOT_CONSECUTIVE: (
+        Why.SCALA40_REJECTION_REASON_SEQUENCE_NOT_CONSECUTIVE,
+        "R-S40-22",
+    ),
+    MeldFault.ACE_IN_MIDDLE: (Why.SCALA40_REJECTION_REASON_ACE_IN_MIDDLE_OF_SEQUENCE, "R-S40-23"),
+    MeldFault.TWO_NATURAL_ACES: (Why.SCALA40_REJECTION_REASON_TWO_NATURAL_ACES, "R-S40-24"),
+    MeldFault.SEQUENCE_TOO_LONG: (Why.SCALA40_REJECTION_REASON_SEQUENCE_TOO_LONG, "R-S40-25"),
+    MeldFault.JOKER_UNDECLARED: (Why.SCALA40_REJECTION_REASON_JOKER_MUST_BE_DECLARED, "R-S40-28"),
+    MeldFault.JOKER_IDENTITY_WRONG: (
+        Why.SCALA40_REJECTION_REASON_JOKER_IDENTITY_DOES_NOT_FIT,
+        "R-S40-28",
+    ),
+    MeldFault.NOT_IN_ORDER: (Why.SCALA40_REJECTION_REASON_SET_NOT_IN_ORDER, "RULES.md §Moves"),
+    MeldFault.DOES_NOT_FIT: (Why.SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, "§1.8"),
+    MeldFault.NO_SUCH_JOKER: (Why.SCALA40_REJECTION_REASON_SWAP_CARD_IS_NOT_THE_JOKER, "R-S40-50"),
+}
+
+
+def refusal(error: MeldError) -> IllegalMove:
+    """The rejection a meld fault is."""
+    reason, rule = FAULTS[error.fault]
+    return IllegalMove(reason, error.message, rule)
+
+
+# R-S40-29 (b): naturals of one colour — the joker beside ♠ is ♥ and so on.
+_SAME_COLOUR: dict[int, int] = {SPADES: HEARTS, HEARTS: SPADES, CLUBS: DIAMONDS, DIAMONDS: CLUBS}
+# R-S40-29 (a): naturals of two colours — the other suit of the neighbour's colour.
+_OTHER_OF_COLOUR: dict[int, int] = {
+    SPADES: CLUBS,
+    CLUBS: SPADES,
+    HEARTS: DIAMONDS,
+    DIAMONDS: HEARTS,
+}
+_RED = (HEARTS, DIAMONDS)
+
+
+def positional_identity(cards: Sequence[int]) -> int:
+    """V23 (R-S40-29): the card a three-card set's undeclared joker stands for
+    when it lies at an end; 0 when it is in the middle (no inference)."""
+    if len(cards) != 3 or is_joker(cards[1]) or not (is_joker(cards[0]) or is_joker(cards[2])):
+        return 0
+    if is_joker(cards[0]) and is_joker(cards[2]):
+        return 0
+    neighbour = cards[1]
+    other = cards[2] if is_joker(cards[0]) else cards[0]
+    mixed = (SUIT_OF[neighbour] in _RED) != (SUIT_OF[other] in _RED)
+    table = _OTHER_OF_COLOUR if mixed else _SAME_COLOUR
+    return card(RANK_OF[neighbour], table[SUIT_OF[neighbour]])
+
+
+def read_meld(
+    cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules, positional: bool
+) -> Meld:
+    """The meld a spec lays, or IllegalMove naming the rule it breaks.
+
+    With `positional` (V23 on, V17 on) an undeclared lone joker of a
+    three-card set takes the suit its place gives it, and the set is then
+    kept in set order (R-S40-29, A-S40-19)."""
+    if positional and len(cards) == 3 and list(joker_as) == [0]:
+        identity = positional_identity(cards)
+        naturals = [v for v in cards if not is_joker(v)]
+        if identity and RANK_OF[naturals[0]] == RANK_OF[naturals[1]]:
+            cards, joker_as = set_order(cards, [identity])
+    try:
+        return analysed(tuple(cards), tuple(joker_as), rules)
+    except MeldError as error:
+        raise refusal(error) from None
+
+
+@lru_cache(maxsize=8192)
+def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
+    """`analyse`, remembered: the melds of a table are read again at every call."""
+    return analyse(cards, joker_as, rules)

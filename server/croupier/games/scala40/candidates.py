@@ -1,0 +1,102 @@
+"""The default move of a seat whose clock ran out, and the candidate moves
+the conformance suite tries (legal or not)."""
+
+from __future__ import annotations
+
+from croupier.engine.cards import LAST_SUITED, RANK_OF, SUITS, card, is_joker
+from croupier.engine.melds import SEQUENCE, SET
+from croupier.games.scala40 import legal
+from croupier.games.scala40.position import Position
+from croupier.games.scala40.rules import rules_for
+from croupier.games.scala40.table import DRAW
+from croupier.v1 import game_pb2
+from croupier.v1 import scala40_pb2 as pb
+
+
+def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
+    """RULES.md "Default move": draw from the stock, then discard the card
+    drawn; when that discard is not legal, the first legal discard; when no
+    discard is legal yet (a taken card or a joker still owed), the first
+    legal move that places the owed card, else the first legal move."""
+    deal = state.scala40
+    if deal.phase == DRAW:
+        return legal.action(seat, "draw_stock")
+    moves = legal.legal_moves(state, seat)
+    discards = [m for m in moves if m.scala40.WhichOneof("action") == "discard"]
+    for move in discards:
+        if move.scala40.discard.card == deal.drawn_card:
+            return move
+    if discards:
+        return discards[0]
+    owed = deal.taken_card if deal.taken_must_be_placed else 0
+    for move in moves:
+        if owed and owed in _cards_of(move.scala40):
+            return move
+    return moves[0]
+
+
+def _cards_of(m: pb.Scala40Move) -> list[int]:
+    action = m.WhichOneof("action")
+    if action == "open":
+        return [v for s in m.open.melds for v in s.cards]
+    if action == "meld":
+        return list(m.meld.meld.cards)
+    if action == "lay_off":
+        return [m.lay_off.card]
+    if action == "swap_joker":
+        return [m.swap_joker.card]
+    return []
+
+
+def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+    """Well-formed moves worth trying for `seat`: every listed move, and
+    beside them a discard of every card held and of one not held, both draws,
+    every card of the hand laid on every meld at every end (a joker declaring
+    every card of a set's rank), every natural swapped into every meld with a
+    joker, every meld the hand can form as a meld and as a one-meld opening,
+    and a meld written high to low."""
+    out = list(legal.legal_moves(state, seat))
+    deal = state.scala40
+    hand = sorted(set(deal.hands[seat].cards))
+    foreign = next(v for v in range(1, LAST_SUITED + 1) if v not in hand)
+    out += [legal.action(seat, "draw_stock"), legal.action(seat, "take_discard")]
+    out += [legal.discard(seat, v) for v in [*hand, foreign]]
+    rules = rules_for(state.options.scala40)
+    if deal.phase == DRAW:
+        return out
+    pos = Position.read(state, rules)
+    for m in pos.melds:
+        meld = m.meld
+        for value in hand:
+            if meld.kind == SEQUENCE:
+                for end in (pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
+                    out.append(legal.lay_off(seat, m.id, value, end))
+            elif is_joker(value):
+                for suit in SUITS:
+                    out.append(legal.lay_off(seat, m.id, value, 0, card(meld.low, suit)))
+            else:
+                out.append(legal.lay_off(seat, m.id, value))
+            if not is_joker(value) and meld.jokers:
+                out.append(legal.swap_move(seat, m.id, value))
+        if meld.kind == SET and hand and not is_joker(hand[0]):
+            out.append(legal.lay_off(seat, m.id, hand[0], pb.SCALA40_END_LOW))
+    formable = legal.formable_melds(pos.hand, pos)
+    for cards, joker_as in formable:
+        out.append(legal.meld_move(seat, cards, joker_as))
+        out.append(legal.open_move(seat, [(cards, joker_as)]))
+    sequences = [k for k in formable if RANK_OF[k[0][0]] != RANK_OF[k[0][-1]] or is_joker(k[0][-1])]
+    if sequences:
+        cards, joker_as = sequences[0]
+        out.append(legal.meld_move(seat, cards[::-1], joker_as[::-1]))
+    return _unique(out)
+
+
+def _unique(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
+    seen = set()
+    out = []
+    for move in moves:
+        key = move.SerializeToString(deterministic=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out

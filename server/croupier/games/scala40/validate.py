@@ -1,0 +1,193 @@
+"""Is a Scala 40 state (or move) well formed? Checked before any rule runs.
+
+Any state that passes is a game (DESIGN.md): a hand-built position is as
+good as a dealt one. Each check names the field that breaks it.
+"""
+
+from __future__ import annotations
+
+from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, is_joker
+from croupier.engine.conservation import check_conservation, holds_exactly
+from croupier.engine.errors import InvalidInput
+from croupier.engine.melds import MeldError
+from croupier.games.scala40.analyser import analysed
+from croupier.games.scala40.options import check_seats
+from croupier.games.scala40.rules import DECK, rules_for
+from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
+from croupier.v1 import game_pb2
+from croupier.v1 import scala40_pb2 as pb
+
+P = "state.scala40"
+_DECK = list(DECK)
+
+
+def validate(state: game_pb2.GameState) -> None:
+    """Raise InvalidInput unless the Scala 40 part of `state` is consistent."""
+    options = state.options.scala40
+    deal = state.scala40
+    seats = state.seats
+    n = len(seats)
+    check_seats(options, n, "state.options.scala40")
+    for name in ("hands", "opened", "turns_started"):
+        if len(getattr(deal, name)) != n:
+            raise InvalidInput(f"{P}.{name}", f"needs one entry per seat ({n})")
+    rules = rules_for(options)
+    hands = [h.cards for h in deal.hands]
+    melds = [m.cards for m in deal.melds]
+    if not holds_exactly([*hands, deal.stock, deal.discard, *melds], _DECK):
+        zones = [(f"{P}.hands[{i}].cards", cards) for i, cards in enumerate(hands)]
+        zones += [(f"{P}.stock", deal.stock), (f"{P}.discard", deal.discard)]
+        zones += [(f"{P}.melds[{i}].cards", cards) for i, cards in enumerate(melds)]
+        check_conservation(zones, _DECK, P)
+    _check_seats(state, hands)
+    _check_melds(state, rules)
+    _check_turn(state, hands)
+
+
+def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
+    deal, seats = state.scala40, state.seats
+    in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    playing = 0
+    teams = state.options.scala40.teams != pb.SCALA40_TEAMS_NONE
+    for i, seat in enumerate(seats):
+        want = 1 + i % 2 if teams else 0
+        if seat.team != want:
+            raise InvalidInput(f"state.seats[{i}].team", f"must be {want} (V18: alternate seats)")
+        if not seat.eliminated:
+            playing += 1
+        elif in_play and hands[i]:
+            raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
+    if teams:
+        for i, seat in enumerate(seats):
+            if seat.score != seats[i % 2].score:
+                raise InvalidInput(
+                    f"state.seats[{i}].score", "partners share one score (the team total)"
+                )
+    if playing < 2 and state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
+        raise InvalidInput("state.seats", "a match in play needs two seats still in it")
+    if deal.dealer >= len(seats):
+        raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
+
+
+def _check_melds(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-untyped-def]
+    deal = state.scala40
+    ids = set()
+    for i, meld in enumerate(deal.melds):
+        path = f"{P}.melds[{i}]"
+        if not 0 < meld.id < deal.next_meld_id or meld.id in ids:
+            raise InvalidInput(f"{path}.id", "ids are distinct, from 1 and below next_meld_id")
+        ids.add(meld.id)
+        if meld.owner >= len(state.seats) or not deal.opened[meld.owner]:
+            raise InvalidInput(f"{path}.owner", "must be a seat that has opened")
+        jokers = sum(1 for v in meld.cards if is_joker(v))
+        if len(meld.joker_as) != jokers:
+            raise InvalidInput(f"{path}.joker_as", f"needs one identity per joker ({jokers})")
+        try:
+            analysed(tuple(meld.cards), tuple(meld.joker_as), rules.melds)
+        except MeldError as error:
+            raise InvalidInput(f"{path}.cards", f"not a valid meld: {error.message}") from None
+
+
+def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
+    deal = state.scala40
+    phase = deal.phase
+    in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    if phase not in (DRAW, PLAY, DEAL_OVER):
+        raise InvalidInput(f"{P}.phase", f"unknown phase {phase}")
+    if (phase == DEAL_OVER) == in_play:
+        raise InvalidInput(
+            f"{P}.phase", "must be DEAL_OVER exactly when the match phase is not in progress"
+        )
+    turn = ("drawn_card", "taken_card", "taken_must_be_placed", "taken_copies", "jokers_owed",
+            "opened_this_turn", "must_close")  # fmt: skip
+    if phase != PLAY:
+        for name in turn:
+            if getattr(deal, name):
+                raise InvalidInput(f"{P}.{name}", "is set only in phase PLAY")
+    if not in_play:
+        return
+    seat = state.current_seat
+    if state.seats[seat].eliminated:
+        raise InvalidInput("state.current_seat", "the seat to act is out of the match")
+    if deal.turns_started[seat] < 1:
+        raise InvalidInput(f"{P}.turns_started[{seat}]", "the seat to act has begun a turn")
+    hand = hands[seat]
+    if phase == DRAW:
+        if not deal.stock:
+            raise InvalidInput(f"{P}.stock", "a turn begins with a card in the stock (R-S40-91)")
+        return
+    if not hand and not state.options.scala40.close_without_discard:
+        raise InvalidInput(f"{P}.hands[{seat}].cards", "the seat to act holds a card")
+    if deal.drawn_card and deal.taken_card:
+        raise InvalidInput(f"{P}.taken_card", "a turn draws from the stock or takes, not both")
+    for name in ("drawn_card", "taken_card"):
+        value = getattr(deal, name)
+        if not 0 <= value <= BLACK_JOKER:
+            raise InvalidInput(f"{P}.{name}", f"not a card: {value}")
+    if deal.taken_must_be_placed and not (deal.taken_card and deal.taken_copies):
+        raise InvalidInput(
+            f"{P}.taken_copies", "a taken card that must be placed needs its card and copies"
+        )
+    if (deal.opened_this_turn or deal.must_close) and not deal.opened[seat]:
+        raise InvalidInput(f"{P}.opened", "the seat opened this turn")
+    if deal.must_close and len(hand) != 1:
+        raise InvalidInput(f"{P}.must_close", "closing in hand leaves exactly one card")
+    if deal.jokers_owed > sum(1 for v in hand if is_joker(v)):
+        raise InvalidInput(f"{P}.jokers_owed", "more jokers owed than the hand holds")
+
+
+def check_move_shape(move: game_pb2.Move) -> None:
+    """Raise InvalidInput unless the move is one action with the fields it needs."""
+    m = move.scala40
+    path = "move.scala40"
+    action = m.WhichOneof("action")
+    if action is None:
+        raise InvalidInput(
+            path,
+            "needs one action: draw_stock, take_discard, open, meld, lay_off, swap_joker, "
+            "split or discard",
+        )
+    if action == "open":
+        if not m.open.melds:
+            raise InvalidInput(f"{path}.open.melds", "an opening lays one or more melds")
+        for i, spec in enumerate(m.open.melds):
+            _check_spec(spec, f"{path}.open.melds[{i}]")
+    elif action == "meld":
+        _check_spec(m.meld.meld, f"{path}.meld.meld")
+    elif action == "split":
+        for i, spec in enumerate(m.split.parts):
+            _check_spec(spec, f"{path}.split.parts[{i}]")
+    elif action == "lay_off":
+        lay = m.lay_off
+        _check_card(lay.card, f"{path}.lay_off.card")
+        if lay.end not in (0, pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
+            raise InvalidInput(f"{path}.lay_off.end", f"unknown end {lay.end}")
+        if lay.joker_as and not is_joker(lay.card):
+            raise InvalidInput(f"{path}.lay_off.joker_as", "only a joker declares an identity")
+        if not 0 <= lay.joker_as <= LAST_SUITED:
+            raise InvalidInput(f"{path}.lay_off.joker_as", "must be a suited card")
+    elif action == "swap_joker":
+        _check_card(m.swap_joker.card, f"{path}.swap_joker.card")
+    elif action == "discard":
+        _check_card(m.discard.card, f"{path}.discard.card")
+
+
+def _check_card(value: int, path: str) -> None:
+    if not 1 <= value <= BLACK_JOKER:
+        raise InvalidInput(path, f"needs a card of the French deck; got {value}")
+
+
+def _check_spec(spec: pb.Scala40MeldSpec, path: str) -> None:
+    if not spec.cards:
+        raise InvalidInput(f"{path}.cards", "a meld needs cards")
+    for value in spec.cards:
+        _check_card(value, f"{path}.cards")
+    jokers = sum(1 for v in spec.cards if is_joker(v))
+    if len(spec.joker_as) != jokers:
+        raise InvalidInput(
+            f"{path}.joker_as", f"one identity per joker in the meld ({jokers}); got "
+            f"{len(spec.joker_as)}",
+        )  # fmt: skip
+    for value in spec.joker_as:
+        if not 0 <= value <= LAST_SUITED:
+            raise InvalidInput(f"{path}.joker_as", f"an identity is a suited card; got {value}")
