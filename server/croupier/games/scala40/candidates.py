@@ -3,8 +3,8 @@ the conformance suite tries (legal or not)."""
 
 from __future__ import annotations
 
-from croupier.engine.cards import LAST_SUITED, RANK_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE, SET
+from croupier.engine.cards import LAST_SUITED, RANK_OF, SUIT_OF, SUITS, card, is_joker
+from croupier.engine.melds import SEQUENCE
 from croupier.games.scala40 import legal
 from croupier.games.scala40.position import Position
 from croupier.games.scala40.rules import rules_for
@@ -49,44 +49,49 @@ def _cards_of(m: pb.Scala40Move) -> list[int]:
 
 
 def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
-    """Well-formed moves worth trying for `seat`: every listed move, and
-    beside them a discard of every card held and of one not held, both draws,
-    every card of the hand laid on every meld at every end (a joker declaring
-    every card of a set's rank), every natural swapped into every meld with a
-    joker, every meld the hand can form as a meld and as a one-meld opening,
-    and a meld written high to low."""
-    out = list(legal.legal_moves(state, seat))
+    """Well-formed moves worth trying for `seat` (the conformance suite's
+    hook), legal or not, kept to a few dozen so that every position can be
+    probed: every listed move; both draws; a discard of every card held and of
+    one not held; for every meld on the table, the hand's cards of its suit
+    (a sequence) or rank (a set) laid at both ends or with every suit a joker
+    may declare, and swapped for its jokers; the melds the hand can form,
+    offered as the action it may not take now (a meld before opening, an
+    opening after) and as the one it may; one meld written high to low."""
     deal = state.scala40
+    in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     hand = sorted(set(deal.hands[seat].cards))
     foreign = next(v for v in range(1, LAST_SUITED + 1) if v not in hand)
-    out += [legal.action(seat, "draw_stock"), legal.action(seat, "take_discard")]
-    out += [legal.discard(seat, v) for v in [*hand, foreign]]
-    rules = rules_for(state.options.scala40)
-    if deal.phase == DRAW:
+    out = [legal.action(seat, "draw_stock"), legal.action(seat, "take_discard")]
+    out += [legal.discard(seat, v) for v in [*hand[:1], foreign]]
+    if not in_play or seat != state.current_seat or deal.phase == DRAW:
         return out
-    pos = Position.read(state, rules)
+    out = list(legal.legal_moves(state, seat)) + out
+    out += [legal.discard(seat, v) for v in hand]
+    pos = Position.read(state, rules_for(state.options.scala40))
     for m in pos.melds:
         meld = m.meld
-        for value in hand:
-            if meld.kind == SEQUENCE:
+        if meld.kind == SEQUENCE:
+            near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
+            for value in near:
                 for end in (pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
                     out.append(legal.lay_off(seat, m.id, value, end))
-            elif is_joker(value):
-                for suit in SUITS:
-                    out.append(legal.lay_off(seat, m.id, value, 0, card(meld.low, suit)))
-            else:
-                out.append(legal.lay_off(seat, m.id, value))
-            if not is_joker(value) and meld.jokers:
-                out.append(legal.swap_move(seat, m.id, value))
-        if meld.kind == SET and hand and not is_joker(hand[0]):
-            out.append(legal.lay_off(seat, m.id, hand[0], pb.SCALA40_END_LOW))
-    formable = legal.formable_melds(pos.hand, pos)
+        else:
+            near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
+            for value in near:
+                if is_joker(value):
+                    for suit in SUITS:
+                        out.append(legal.lay_off(seat, m.id, value, 0, card(meld.low, suit)))
+                else:
+                    out.append(legal.lay_off(seat, m.id, value))
+                    out.append(legal.lay_off(seat, m.id, value, pb.SCALA40_END_LOW))
+        if meld.jokers:
+            out += [legal.swap_move(seat, m.id, v) for v in near if not is_joker(v)]
+    formable = legal.formable_melds(pos.hand, pos)[:12]
     for cards, joker_as in formable:
         out.append(legal.meld_move(seat, cards, joker_as))
         out.append(legal.open_move(seat, [(cards, joker_as)]))
-    sequences = [k for k in formable if RANK_OF[k[0][0]] != RANK_OF[k[0][-1]] or is_joker(k[0][-1])]
-    if sequences:
-        cards, joker_as = sequences[0]
+    if formable:
+        cards, joker_as = formable[-1]
         out.append(legal.meld_move(seat, cards[::-1], joker_as[::-1]))
     return _unique(out)
 

@@ -72,7 +72,6 @@ def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
             pb.SCALA40_EVENT_KIND_UPCARD_JOKER_RETURNED,
             dealer,
             "turns up a joker and puts it back into the stock",
-            cards=[upcard],
         )
         upcard = stock.pop(0)
     d.stock.extend(stock)  # type: ignore[arg-type]

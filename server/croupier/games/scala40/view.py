@@ -68,9 +68,12 @@ def view_text(view: game_pb2.View) -> str:
 
 def visible_cards(state: game_pb2.GameState, seat: int) -> Counter[int]:
     """Every card `seat` may see: its hand, the discard pile, the melds on the
-    table and the cards their jokers stand for (public declarations)."""
+    table and the cards their jokers stand for (public declarations), and the
+    card taken from the discard pile this turn (everyone saw it taken)."""
     deal = state.scala40
     seen: Counter[int] = Counter([*deal.hands[seat].cards, *deal.discard])
+    if deal.taken_card:
+        seen[deal.taken_card] += 1
     for meld in deal.melds:
         seen.update(meld.cards)
         seen.update(v for v in meld.joker_as if v)
