@@ -180,7 +180,7 @@ def _check_pending(deal: pb.HundredAndOneState, top: int, rules: Rules) -> None:
     effect = rules.effect.get(top)
     if effect is None or not effect.transferable:
         raise InvalidInput(
-            f"{P}.phase", "RESPOND needs a 6 or 7 that passes on on the top (transfer_6_7)"
+            f"{P}.phase", "RESPOND needs a transferable 6 or 7 on top (transfer_6_7)"
         )
     pending, own = deal.pending_draw, effect.draw_next
     if rules.transfer_accumulates:
@@ -218,7 +218,7 @@ def check_move_shape(move: game_pb2.Move) -> None:
             if suit not in SUITS:
                 raise InvalidInput(
                     f"{path}.play.named_suit",
-                    f"a Queen names the suit to follow (its own for none); got {suit}",
+                    f"a Queen always names the suit to follow (its own included); got {suit}",
                 )
         elif suit:
             raise InvalidInput(
