@@ -218,7 +218,7 @@ class Table:
         game.discard.extend(pile)  # type: ignore[arg-type]
         for seat in range(seats):
             game.opened[seat] = seat in opened or seat in owners
-            game.turns_started[seat] = turn if seat == current else max(turn - 1, 1)
+            game.turns_started[seat] = turn if seat == current else max(turn - 1, 0)
         game.phase = s40.Scala40Phase.Value(f"SCALA40_PHASE_{phase}")
         game.dealer = (current - 1) % seats if dealer is None else dealer
         game.drawn_card = c(drawn) if drawn else 0  # type: ignore[assignment]

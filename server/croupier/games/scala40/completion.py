@@ -141,7 +141,8 @@ def _steps(pos: Position):  # type: ignore[no-untyped-def]
                     and SUIT_OF[owed] == meld.suit
                 )  # fmt: skip
             if useful:
-                yield _lay_off(table_meld.id, spot.value, spot.end, spot.joker_as)
+                joker_as = spot.joker_as if meld.kind != SEQUENCE else 0
+                yield _lay_off(table_meld.id, spot.value, spot.end, joker_as)
     for table_meld in pos.melds:
         for natural in _swappable(table_meld.meld, naturals_held):
             yield _swap(table_meld.id, natural)

@@ -8,9 +8,8 @@ moves independently; a property test holds the two to agreement.
 
 from __future__ import annotations
 
-from croupier.engine.cards import card_text, is_joker
+from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import meld_text
 from croupier.games.scala40 import completion, discards
 from croupier.games.scala40.analyser import read_meld
 from croupier.games.scala40.position import Position
@@ -199,30 +198,27 @@ def _close(table: Table, seat: int) -> None:
 
 
 def _announce(table: Table, pos: Position) -> None:
-    """The events of the play actions just made."""
+    """The events of the play actions just made (all their cards are public)."""
     seat = pos.seat
-    for kind, ids, cards, extra in pos.done:
+    for kind, ids, cards, number, melds in pos.done:
         texts = " ".join(card_text(v) for v in cards)
+        fields: dict[str, object] = {"meld_ids": ids, "cards": cards}
         if kind == pb.SCALA40_EVENT_KIND_OPENED:
-            melds = [m.meld for m in pos.melds if m.id in ids]
-            says = f"opens with {' '.join(meld_text(x.cards, x.joker_as) for x in melds)} ({extra})"
-            table.emit_rule(kind, seat, says, meld_ids=ids, cards=cards, points=extra)
+            says = f"opens with {melds} ({number})"
+            fields["points"] = number
         elif kind == pb.SCALA40_EVENT_KIND_MELDED:
-            table.emit_rule(kind, seat, f"melds [{texts}]", meld_ids=ids, cards=cards)
+            says = f"melds {melds} ({number})"
+            fields["points"] = number
         elif kind == pb.SCALA40_EVENT_KIND_LAID_OFF:
-            says = f"lays {texts} on meld {ids[0]} of {table.name(extra)}"
-            table.emit_rule(kind, seat, says, meld_ids=ids, owner=extra, cards=cards)
+            says = f"lays {texts} on meld {ids[0]} of {table.name(number)}: {melds}"
+            fields["owner"] = number
         elif kind == pb.SCALA40_EVENT_KIND_JOKER_SWAPPED:
-            says = f"puts {texts} in place of the joker of meld {ids[0]} and takes the joker"
-            table.emit_rule(kind, seat, says, meld_ids=ids, cards=[*cards, extra])
+            says = f"puts {texts} in place of a joker of meld {ids[0]} and takes the joker"
+            fields["cards"] = [*cards, number]
         elif kind == pb.SCALA40_EVENT_KIND_SPLIT:
-            says = f"lays {texts} on meld {ids[0]} and splits it into melds {ids}"
-            table.emit_rule(kind, seat, says, meld_ids=ids, owner=extra, cards=cards)
-        elif kind == pb.SCALA40_EVENT_KIND_QUAD_DISCARDED:
-            says = f"puts the four of a kind [{texts}] on the discard pile"
-            table.emit_rule(kind, seat, says, meld_ids=ids, cards=cards)
+            says = f"lays {texts} on meld {ids[0]} and splits it: {melds}"
+            fields["owner"] = number
+        else:  # QUAD_DISCARDED
+            says = f"puts the four of a kind {melds} on the discard pile"
+        table.emit_rule(kind, seat, says, **fields)  # type: ignore[arg-type]
     pos.done.clear()
-
-
-def joker_count(cards: list[int]) -> int:
-    return sum(1 for v in cards if is_joker(v))

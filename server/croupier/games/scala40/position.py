@@ -57,8 +57,9 @@ class Position:
     active_players: int = 2
     # Quads moved to the discard pile this turn (V13), in order.
     quads: list[tuple[int, ...]] = field(default_factory=list)
-    # What the actions did, for the events: (kind, meld ids, cards, value).
-    done: list[tuple[int, list[int], list[int], int]] = field(default_factory=list)
+    # What the actions did, for the events: (kind, meld ids, cards, a number,
+    # the melds as text).
+    done: list[tuple[int, list[int], list[int], int, str]] = field(default_factory=list)
 
     # -- reading and writing a state ------------------------------------------------
 
@@ -198,7 +199,7 @@ class Position:
                 self.melds.remove(table_meld)
                 self.quads.append(meld.cards)
                 self.done.append((pb.SCALA40_EVENT_KIND_QUAD_DISCARDED, [table_meld.id],
-                                  list(meld.cards), 0))  # fmt: skip
+                                  list(meld.cards), 0, describe([meld])))  # fmt: skip
 
     def open(self, melds: Sequence[Meld]) -> None:
         """R-S40-40/41: lay the opening melds from the hand in one action."""
@@ -232,7 +233,7 @@ class Position:
         self.opened = True
         self.opened_this_turn = True
         ids = [self._add(m) for m in melds]
-        self.done.append((pb.SCALA40_EVENT_KIND_OPENED, ids, cards, value))
+        self.done.append((pb.SCALA40_EVENT_KIND_OPENED, ids, cards, value, describe(melds)))
         self._quads()
 
     def _check_close_in_hand(self, value: int) -> None:
@@ -272,7 +273,15 @@ class Position:
         self._remove(meld.cards)
         self._placed_jokers(meld.jokers)
         meld_id = self._add(meld)
-        self.done.append((pb.SCALA40_EVENT_KIND_MELDED, [meld_id], list(meld.cards), meld.value))
+        self.done.append(
+            (
+                pb.SCALA40_EVENT_KIND_MELDED,
+                [meld_id],
+                list(meld.cards),
+                meld.value,
+                describe([meld]),
+            )
+        )
         self._quads()
 
     def lay_off(self, meld_id: int, value: int, end: int, joker_as: int) -> None:
@@ -290,7 +299,9 @@ class Position:
         self.melds[index] = TableMeld(table_meld.id, table_meld.owner, meld)
         if is_joker(value):
             self._placed_jokers(1)
-        self.done.append((pb.SCALA40_EVENT_KIND_LAID_OFF, [meld_id], [value], table_meld.owner))
+        self.done.append(
+            (pb.SCALA40_EVENT_KIND_LAID_OFF, [meld_id], [value], table_meld.owner, describe([meld]))
+        )
         self._quads()
 
     @staticmethod
@@ -334,7 +345,9 @@ class Position:
         self.hand.append(joker)
         if self.rules.retrieved_joker_used or not self.opened:
             self.jokers_owed += 1
-        self.done.append((pb.SCALA40_EVENT_KIND_JOKER_SWAPPED, [meld_id], [natural], joker))
+        self.done.append(
+            (pb.SCALA40_EVENT_KIND_JOKER_SWAPPED, [meld_id], [natural], joker, describe([meld]))
+        )
         self._quads()
 
     def split(self, meld_id: int, parts: Sequence[Meld]) -> None:
@@ -356,8 +369,16 @@ class Position:
             self.melds.insert(index + len(ids) - 1, TableMeld(self.next_meld_id, table_meld.owner,
                                                               part))  # fmt: skip
             self.next_meld_id += 1
-        self.done.append((pb.SCALA40_EVENT_KIND_SPLIT, ids, added, table_meld.owner))
+        self.done.append(
+            (pb.SCALA40_EVENT_KIND_SPLIT, ids, added, table_meld.owner, describe(parts))
+        )
         self._quads()
+
+    def _did(
+        self, kind: int, ids: list[int], cards: Sequence[int], number: int, melds: Sequence[Meld]
+    ) -> None:
+        """Note what an action did, for its event."""
+        self.done.append((kind, ids, list(cards), number, describe(melds)))
 
     def _must_be_opened(self, what: str) -> None:
         if not self.opened:
