@@ -66,6 +66,12 @@ def meld_words(text: str) -> list[str]:
     return text.strip().strip("[]").split()
 
 
+def is_set(values: Sequence[int], joker_as: Sequence[int]) -> bool:
+    """Whether cards written in the spec's notation are a set (one rank)."""
+    known = [v for v in values if not cards.is_joker(v)] + [i for i in joker_as if i]
+    return len({cards.RANK_OF[v] for v in known}) == 1
+
+
 def settings(options: Mapping[str, Option] | None) -> list[options_pb2.OptionSetting]:
     """NewGame's named option settings from a {name: value} mapping."""
     out = []
@@ -168,12 +174,15 @@ class Table:
         for index, entry in enumerate(melds):
             owner, text = entry if isinstance(entry, tuple) else (1, entry)
             owners.add(owner)
-            meld = game.melds.add(id=index + 1, owner=owner)
+            meld_cards, meld_as = [], []
             for word in meld_words(text):
                 name, _, identity = word.partition("→")
-                meld.cards.append(place(name))  # type: ignore[arg-type]
+                meld_cards.append(place(name))
                 if name == "JK":
-                    meld.joker_as.append(c(identity) if identity else 0)  # type: ignore[arg-type]
+                    meld_as.append(c(identity) if identity else 0)
+            if is_set(meld_cards, meld_as):
+                meld_cards, meld_as = set_order(meld_cards, meld_as)
+            game.melds.add(id=index + 1, owner=owner, cards=meld_cards, joker_as=meld_as)  # type: ignore[arg-type]
         game.next_meld_id = len(melds) + 1
         pinned: dict[int, list[int]] = {}
         padded = []
@@ -273,11 +282,7 @@ class Table:
                 joker_as.append(c(identity) if identity else 0)
             else:
                 cards_.append(c(name))
-        naturals = [v for v in cards_ if not cards.is_joker(v)]
-        is_set = len({cards.RANK_OF[v] for v in naturals}) == 1 and len(naturals) > 1
-        is_set = is_set or (len(naturals) == 1 and all(i == 0 or cards.RANK_OF[i] ==
-                            cards.RANK_OF[naturals[0]] for i in joker_as))  # fmt: skip
-        if is_set and not raw:
+        if is_set(cards_, joker_as) and not raw:
             cards_, joker_as = set_order(cards_, joker_as)
         return cards_, joker_as
 

@@ -1,0 +1,362 @@
+"""Every ambiguity of rummy_and_counting.md §1.17 (A-S40-*) and every
+clarification of §1.19 (C-S40-*), pinned by a test of the resolution RULES.md
+states. Where a §1.18 example already pins one, the test here names it and
+plays the shortest position that shows the resolution."""
+
+from __future__ import annotations
+
+import pytest
+
+from croupier.engine import api
+from croupier.games.scala40.rules import rules_for
+from croupier.games.scala40.scoring import hand_penalty
+from croupier.v1 import service_pb2
+
+MINE = (0, "[2♠ 3♠ 4♠]")
+WHOLE_HEARTS = "A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
+
+
+def test_a_s40_01_fisc_leaves_the_match_at_151_pagat_at_101(table):
+    assert table.new(3).options.scala40.elimination_threshold == 151
+    assert table.new(3, preset="pagat").options.scala40.elimination_threshold == 101
+
+
+def test_a_s40_02_a_sequence_holds_14_cards_by_default_13_with_v22(table):
+    layout = {"hands": {0: f"{WHOLE_HEARTS} JK K♠"}, "melds": [MINE]}
+    whole = f"[{WHOLE_HEARTS} JK→A♥]"
+    s = table.build(**layout)
+    s = table.ok(s, table.meld(s, 0, whole))
+    assert table.events[0].points == 1 + sum(range(2, 11)) + 30 + 11
+    s = table.build(**layout, options={"max_sequence_length": 13})
+    assert table.reason(s, table.meld(s, 0, whole)) == "SEQUENCE_TOO_LONG"
+
+
+def test_a_s40_03_a_swapped_joker_may_stay_in_the_hand(table):
+    s = table.build(hands={0: "6♠ K♠ 2♦"}, melds=[MINE, "[5♠ JK→6♠ 7♠]"])
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    s = table.ok(s, table.discard(s, 0, "2♦"))
+    assert table.hand(s, 0) == table.bag("K♠ JK")
+
+
+def test_a_s40_04_an_unopened_player_does_not_take_the_discard_by_default(table):
+    s = table.build(hands={0: "5♥ 5♦ 5♣ 8♥ 9♥ 10♥ K♠"}, phase="DRAW", top="5♠")
+    assert table.reason(s, table.take(0)) == "TAKE_DISCARD_NEEDS_OPENED"
+    assert table.legal(s) == ["DRAW"]
+
+
+def test_a_s40_05_closing_in_hand_needs_no_40(table):
+    s = table.build(hands={0: "A♣ 2♣ 3♣ 2♥ 2♠ 2♦ K♥"}, melds=["[9♣ 10♣ J♣]"])
+    s = table.ok(s, table.open(s, 0, "[A♣ 2♣ 3♣]", "[2♥ 2♠ 2♦]"))  # 12, leaves one card
+    s = table.ok(s, table.discard(s, 0, "K♥"))
+    assert table.match_phase(s) == "DEAL_OVER"
+
+
+def test_a_s40_05_an_opening_below_40_that_does_not_close_is_refused(table):
+    s = table.build(hands={0: "A♣ 2♣ 3♣ 2♥ 2♠ 2♦ K♥ 9♦"}, melds=["[9♣ 10♣ J♣]"])
+    move = table.open(s, 0, "[A♣ 2♣ 3♣]", "[2♥ 2♠ 2♦]")
+    assert table.reason(s, move) == "OPENING_BELOW_40"
+
+
+def test_a_s40_06_the_discard_bans_default_to_the_pls_scheme(table):
+    o = table.new(3).options.scala40
+    assert o.forbid_playable_discard_unopened
+    assert o.forbid_playable_discard_opened == 3  # IF_MORE_THAN_2_PLAYERS
+    assert not o.forbid_playable_discard_closing
+    # Closing with a playable card is allowed (D4 off).
+    s = table.build(hands={0: "7♦"}, melds=[MINE, "[4♦ 5♦ 6♦]"])
+    s = table.ok(s, table.discard(s, 0, "7♦"))
+    assert table.match_phase(s) == "DEAL_OVER"
+
+
+def test_a_s40_07_a_card_that_could_only_replace_a_joker_is_not_playable(table):
+    s = table.build(hands={0: "6♥ K♠ 2♣"}, melds=["[JK→6♥ 7♥ 8♥]"])
+    table.ok(s, table.discard(s, 0, "6♥"))
+
+
+def test_a_s40_08_with_no_legal_discard_d2_to_d5_are_lifted(table):
+    s = table.build(hands={0: "7♦ JK"}, melds=["[4♦ 5♦ 6♦]"])
+    assert table.legal(s) == ["DISCARD 7D", "DISCARD RJ"]
+    table.ok(s, table.discard(s, 0, "7♦"))
+
+
+def test_a_s40_09_a_joker_is_discarded_only_to_close(table):
+    s = table.build(hands={0: "JK K♠"}, melds=[MINE])
+    assert table.reason(s, table.discard(s, 0, "JK")) == "DISCARD_JOKER"
+    s = table.build(hands={0: "JK"}, melds=[MINE, "[A♦ A♣ A♥ A♠]"])
+    s = table.ok(s, table.discard(s, 0, "JK"))
+    assert table.match_phase(s) == "DEAL_OVER"
+
+
+def test_a_s40_10_nothing_left_to_draw_voids_the_deal(table):
+    s = table.build(
+        hands={0: "K♠ 2♦ 9♥"}, phase="DRAW", stock="Q♣", discard="", filler=52, dealer=2
+    )
+    s = table.ok(s, table.draw(0))
+    assert table.stock_size(s) == 0  # the discard pile was empty: nothing to turn over
+    s = table.ok(s, table.discard(s, 0, "2♦"))
+    assert table.rule_events() == ["DEAL_VOID"]
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.deal_points(s) == [0, 0, 0]
+    assert list(s.match.deal_winners) == []
+    s = table.next_deal(s)
+    assert s.scala40.dealer == 0  # the next dealer deals again
+
+
+def test_a_s40_11_a_card_drawn_from_the_stock_may_be_discarded_at_once(table):
+    s = table.build(hands={0: "9♥ 2♦"}, phase="DRAW", stock="K♠ …")
+    s = table.ok(s, table.draw(0))
+    table.ok(s, table.discard(s, 0, "K♠"))
+
+
+def test_a_s40_12_the_taken_card_may_be_placed_by_a_joker_swap(table):
+    # T-S40-34 plays it out; the take is listed because the swap completes it.
+    s = table.build(hands={0: "K♣ 2♦"}, melds=[MINE, "[5♠ JK→6♠ 7♠]"], phase="DRAW", top="6♠")
+    assert table.legal(s) == ["DRAW", "TAKE"]
+
+
+def test_a_s40_13_closing_in_hand_doubles_the_flat_100_to_200(table):
+    s = table.build(
+        hands={0: "A♣ 2♣ 3♣ 2♥ 2♠ 2♦ K♥"},
+        melds=[(1, "[9♣ 10♣ J♣]")],
+        options={"close_in_hand_doubles": True, "unopened_flat_penalty_100": True},
+    )
+    s = table.ok(s, table.open(s, 0, "[A♣ 2♣ 3♣]", "[2♥ 2♠ 2♦]"))
+    s = table.ok(s, table.discard(s, 0, "K♥"))
+    assert table.deal_points(s)[2] == 200  # seat 2 never opened
+
+
+TEAMS = {"teams": "PAIRS"}
+
+
+def test_a_s40_14_a_team_scores_its_members_penalties_and_loses_at_the_threshold(table):
+    s = table.build(
+        4,
+        hands={0: "Q♣", 1: "A♠", 2: "3♣", 3: "2♣"},
+        melds=[MINE, (1, "[9♥ 10♥ J♥]"), (2, "[5♦ 6♦ 7♦]"), (3, "[8♠ 9♠ 10♠]")],
+        scores=[100, 140, 100, 140],
+        options=TEAMS,
+    )
+    assert [seat.team for seat in s.seats] == [1, 2, 1, 2]
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.deal_points(s) == [0, 11, 3, 2]
+    assert table.scores(s) == [103, 153, 103, 153]
+    assert table.match_phase(s) == "MATCH_OVER"
+    assert table.winners(s) == [0, 2]
+
+
+def test_a_s40_14_teams_need_four_or_six_seats(table):
+    from croupier.engine.errors import InvalidInput
+
+    with pytest.raises(InvalidInput, match="teams=PAIRS needs 4 seats"):
+        table.new(3, TEAMS)
+    with pytest.raises(InvalidInput, match="teams=TRIPLES needs 6 seats"):
+        table.new(4, {"teams": "TRIPLES"})
+    assert [seat.team for seat in table.new(6, {"teams": "TRIPLES"}).seats] == [1, 2] * 3
+
+
+def test_a_s40_15_court_values_in_melds_and_in_the_hand(table):
+    s = table.build(hands={0: "Q♣ K♣ A♣ 9♦"}, melds=[MINE], options={"court_values_11_14": True})
+    s = table.ok(s, table.meld(s, 0, "[Q♣ K♣ A♣]"))
+    assert table.events[0].points == 12 + 13 + 14
+    rules = rules_for(s.options.scala40)
+    hand = [table.c(t) for t in ("J♠", "Q♠", "K♠", "A♠")] + [53]
+    assert hand_penalty(hand, rules) == 11 + 12 + 13 + 14 + 14
+    s = table.build(hands={0: "A♣ 2♣ 3♣ 9♦"}, melds=[MINE], options={"court_values_11_14": True})
+    s = table.ok(s, table.meld(s, 0, "[A♣ 2♣ 3♣]"))
+    assert table.events[0].points == 6  # the low ace stays 1
+
+
+def test_a_s40_16_an_ace_after_the_king_is_11_and_a_lone_ace_in_hand_11(table):
+    s = table.build(hands={0: "Q♦ K♦ A♦ 9♣"}, melds=[MINE])
+    s = table.ok(s, table.meld(s, 0, "[Q♦ K♦ A♦]"))
+    assert table.events[0].points == 31
+    assert hand_penalty([table.c("A♠")], rules_for(s.options.scala40)) == 11
+
+
+def test_a_s40_17_the_second_ace_joker_of_14_cards_cannot_be_swapped(table):
+    s = table.build(hands={0: "A♥ K♠ 2♦"}, melds=[MINE, f"[{WHOLE_HEARTS} JK→A♥]"])
+    assert table.reason(s, table.swap(0, "A♥", 2)) == "TWO_NATURAL_ACES"
+    assert not [m for m in table.legal(s) if m.startswith("SWAP")]
+
+
+@pytest.mark.parametrize("how", ["lay-off", "swap"])
+def test_a_s40_18_a_quad_made_by_a_lay_off_or_a_swap_goes_too(table, how):
+    meld = "[8♣ 8♦ 8♥]" if how == "lay-off" else "[8♣ 8♦ 8♥ JK→8♠]"
+    s = table.build(
+        hands={0: "8♠ K♠ 2♦"}, melds=[MINE, meld], options={"quads_to_discard_pile": True}
+    )
+    move = table.lay(s, 0, "8♠", 2) if how == "lay-off" else table.swap(0, "8♠", 2)
+    s = table.ok(s, move)
+    assert table.melds(s) == ["[2♠ 3♠ 4♠]"]
+    assert table.pile(s)[-4:] == ["8♣", "8♦", "8♥", "8♠"]
+
+
+def test_a_s40_19_a_set_joker_is_declared_unless_v23_infers_it(table):
+    s = table.build(hands={0: "10♥ 10♠ JK 9♦"}, melds=[MINE])
+    assert table.reason(s, table.meld(s, 0, "[10♥ 10♠ JK]", raw=True)) in (
+        "JOKER_MUST_BE_DECLARED",
+        "SET_NOT_IN_ORDER",
+    )
+    assert table.reason(s, table.meld(s, 0, "[10♥ 10♠ JK]")) == "JOKER_MUST_BE_DECLARED"
+
+
+def test_a_s40_20_closing_in_hand_doubles_every_other_penalty(table):
+    # T-S40-24 pins the numbers (53 → 106); here: the closer pays nothing.
+    s = table.build(
+        hands={0: "A♣ 2♣ 3♣ 2♥ 2♠ 2♦ K♥", 1: "7♣ 8♦"},
+        melds=[(1, "[9♣ 10♣ J♣]")],
+        options={"close_in_hand_doubles": True},
+    )
+    s = table.ok(s, table.open(s, 0, "[A♣ 2♣ 3♣]", "[2♥ 2♠ 2♦]"))
+    s = table.ok(s, table.discard(s, 0, "K♥"))
+    assert table.deal_points(s)[:2] == [0, 30]
+
+
+def test_a_s40_21_the_opened_discard_ban_counts_players_still_in_the_match(table):
+    s = table.build(hands={0: "7♦ K♠"}, melds=[MINE, "[4♦ 5♦ 6♦]"], eliminated=[2], filler=13)
+    table.ok(s, table.discard(s, 0, "7♦"))
+
+
+def test_a_s40_22_re_entry_is_unlimited_and_free(table):
+    layout = {
+        "hands": {0: "Q♣", 1: "A♠"},
+        "melds": [MINE, (2, "[9♥ 10♥ J♥]")],
+        "options": {"reentry": True},
+    }
+    s = table.build(**layout, scores=[20, 145, 60])
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    p2 = table.deal_points(s)[2]
+    assert table.eliminated(s) == [False, False, False]
+    assert table.scores(s)[1] == max(20, 60 + p2)  # the highest score still below 151
+    # Again: a second re-entry costs nothing more.
+    s = table.build(**layout, scores=[20, 150, 60])
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert not table.eliminated(s)[1]
+
+
+def test_a_s40_22_with_one_player_below_the_threshold_he_wins(table):
+    s = table.build(
+        hands={0: "Q♣", 1: "A♠", 2: "K♣"},
+        melds=[MINE, (1, "[9♥ 10♥ J♥]"), (2, "[5♦ 6♦ 7♦]")],
+        scores=[20, 145, 145],
+        options={"reentry": True},
+    )
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.match_phase(s) == "MATCH_OVER"
+    assert table.winners(s) == [0]
+
+
+def test_a_s40_23_a_tie_for_lowest_shares_the_win(table):
+    s = table.build(
+        hands={0: "Q♣", 1: "4♣", 2: "2♣"},
+        melds=[MINE, (1, "[9♥ 10♥ J♥]"), (2, "[5♦ 6♦ 7♦]")],
+        scores=[600, 1000, 598],
+        options={"match_mode": "NO_ELIMINATION"},
+    )
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.winners(s) == [0, 2]
+
+
+# -- §1.19 clarifications --------------------------------------------------------------
+
+
+def test_c_s40_1_a_swap_whose_joker_could_not_be_used_is_refused(table):
+    s = table.build(
+        hands={0: "7♠ 2♦ 9♥"},
+        melds=[(0, "[K♣ K♦ K♥ K♠]"), "[7♣ 7♦ 7♥ JK→7♠]"],
+        options={"retrieved_joker_must_be_used": True},
+    )
+    assert table.reason(s, table.swap(0, "7♠", 2)) == "RETRIEVED_JOKER_NOT_USED"
+    assert table.rejection(s, table.swap(0, "7♠", 2)).rule == "C-S40-1"
+
+
+def test_c_s40_2_a_kept_card_is_not_discarded_and_must_leave_a_discard(table):
+    options = {"discard_pickup_keep": True}
+    s = table.build(hands={0: "3♦ K♠"}, melds=[MINE], phase="DRAW", top="9♣", options=options)
+    s = table.ok(s, table.take(0))
+    assert table.reason(s, table.discard(s, 0, "9♣")) == "DISCARD_OF_KEPT_CARD"
+    table.ok(s, table.discard(s, 0, "K♠"))
+    s = table.build(hands={0: "3♦"}, melds=[MINE], phase="DRAW", top="3♦", options=options)
+    assert table.reason(s, table.take(0)) == "TURN_COULD_NOT_BE_COMPLETED"
+
+
+def test_c_s40_3_a_first_turn_opening_worth_40_that_leaves_one_card_is_refused(table):
+    s = table.build(hands={0: "K♠ K♥ K♦ Q♣ Q♦ Q♥ 9♠"}, turn=1, dealer=2)
+    move = table.open(s, 0, "[K♠ K♥ K♦]", "[Q♣ Q♦ Q♥]")
+    assert table.reason(s, move) == "NO_CLOSE_IN_FIRST_TURN"
+
+
+def test_c_s40_4_unlimited_jokers_allow_several_in_a_14_card_sequence(table):
+    hearts = "A♥ 2♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
+    meld = "[A♥ 2♥ JK→3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ JK→A♥]"
+    layout = {"hands": {0: f"{hearts} JK JK K♠"}, "melds": [MINE]}
+    s = table.build(**layout, options={"max_jokers_per_meld": "UNLIMITED"})
+    table.ok(s, table.meld(s, 0, meld))
+    s = table.build(**layout)
+    assert table.reason(s, table.meld(s, 0, meld)) == "TOO_MANY_JOKERS"
+
+
+def test_c_s40_6_the_kept_upcard_counts_in_the_opening(table):
+    options = {"first_player_may_take_upcard": True}
+    s = table.build(
+        hands={0: "K♥ K♦ Q♣ Q♦ Q♥ 2♣ 7♥ 9♠"},
+        phase="DRAW",
+        top="K♠",
+        turn=1,
+        dealer=2,
+        options=options,
+    )
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.open(s, 0, "[K♠ K♥ K♦]", "[Q♣ Q♦ Q♥]"))
+    assert table.events[0].points == 60
+
+
+def test_c_s40_7_when_both_teams_reach_the_threshold_the_lower_total_wins(table):
+    s = table.build(
+        4,
+        hands={0: "Q♣", 1: "A♠", 2: "K♣ Q♠", 3: "2♣"},
+        melds=[MINE, (1, "[9♥ 10♥ J♥]"), (2, "[5♦ 6♦ 7♦]"), (3, "[8♠ 9♠ 10♠]")],
+        scores=[140, 140, 140, 140],
+        options=TEAMS,
+    )
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.scores(s) == [160, 153, 160, 153]
+    assert table.winners(s) == [1, 3]
+
+
+def test_c_s40_7_equal_totals_go_to_the_closers_team(table):
+    s = table.build(
+        4,
+        hands={0: "Q♣", 1: "A♠", 2: "J♣", 3: "3♣"},
+        melds=[MINE, (1, "[9♥ 10♥ J♥]"), (2, "[5♦ 6♦ 7♦]"), (3, "[8♠ 9♠ 10♠]")],
+        scores=[144, 140, 144, 140],
+        options=TEAMS,
+    )
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.scores(s) == [154, 154, 154, 154]
+    assert table.winners(s) == [0, 2]
+
+
+def test_c_s40_8_a_joker_on_the_discard_pile_is_taken_and_placed_like_a_card(table):
+    s = table.build(
+        hands={0: "K♠ 2♦"},
+        melds=[MINE, "[5♥ 6♥ 7♥]"],
+        phase="DRAW",
+        top="JK",
+        options={"upcard_joker_redraw": False},
+    )
+    s = table.ok(s, table.take(0))
+    assert table.reason(s, table.discard(s, 0, "2♦")) == "TAKEN_CARD_NOT_PLACED"
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    table.ok(s, table.discard(s, 0, "2♦"))
+
+
+def test_the_view_shows_the_table_and_counts_the_rest(table):
+    s = table.build(hands={0: "K♠ 2♦"}, melds=[MINE, "[5♥ JK→6♥ 7♥]"])
+    view = api.get_view(service_pb2.GetViewRequest(state=s, seat=1)).view
+    v = view.scala40
+    assert [m.value for m in v.melds] == [9, 18]
+    assert list(v.hand_sizes)[0] == 2
+    assert list(v.hand) == list(s.scala40.hands[1].cards)
+    assert v.stock_size == len(s.scala40.stock)
+    assert not v.drawn_card
