@@ -57,7 +57,7 @@ def test_every_option_of_section_1_7_is_described() -> None:
     assert set(options) == {*SECTION_1_7, "effects"}
     for option in options.values():
         assert option.description and "\n" not in option.description, option.name
-        assert option.rule_reference.startswith("shedding.md"), option.name
+        assert option.rule_reference.startswith("RULES.md "), option.name
         assert option.default_value.WhichOneof("kind"), option.name
         if option.type in (options_pb2.OPTION_TYPE_ENUM, options_pb2.OPTION_TYPE_SET):
             assert option.allowed_values, option.name

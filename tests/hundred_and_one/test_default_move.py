@@ -2,9 +2,10 @@
 deemed to make when the caller's clock for it runs out.
 
 pass, else draw, else accept the penalty, else name the upcard Queen's own
-suit, else the first legal move in canonical order (cards by value: clubs,
-diamonds, hearts, spades, each from 2 to the ace). Each test: a hand-built
-position of one phase, the default move, and that it is a legal move.
+suit, else the first legal card in canonical order (cards by value: clubs,
+diamonds, hearts, spades, each from 2 to the ace), a Queen naming its own
+suit. Each test: a hand-built position of one phase, the default move, and
+that it is a legal move.
 """
 
 from __future__ import annotations
@@ -32,6 +33,13 @@ def test_play_with_a_legal_card_plays_the_first_legal_card(table, preset):
     # 10♣ and J♥ follow the 10♥; 10♣ comes first (clubs before hearts).
     s = table.build(preset, 3, top="10♥", hands={0: "J♥ 8♠ 10♣"})
     assert default(table, s, 0) == "PLAY 10♣"
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_a_queen_played_by_the_clock_names_its_own_suit(table, preset):
+    # Q♦ is the only legal card; canonically its first spelling names ♣ (A28).
+    s = table.build(preset, 3, top="10♥", hands={0: "Q♦ J♠ 8♣"})
+    assert default(table, s, 0) == "PLAY Q♦>♦"
 
 
 @pytest.mark.parametrize("preset", PRESETS)

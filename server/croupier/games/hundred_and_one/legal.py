@@ -151,8 +151,9 @@ def name_suit(seat: int, suit: int) -> game_pb2.Move:
 def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
     """The move `seat` is deemed to make when its clock runs out (RULES.md,
     "Default move"): pass, else draw, else accept the penalty, else name the
-    upcard Queen's own suit, else the first legal move in canonical order (a
-    seat that holds a legal card and may not draw must play)."""
+    upcard Queen's own suit, else the first legal card in canonical order (a
+    seat that holds a legal card and may not draw must play), a Queen naming
+    its own suit as a Queen does by default (A28)."""
     moves = legal_moves(state, seat)
     for name in ("pass", "draw", "accept"):
         for move in moves:
@@ -161,7 +162,8 @@ def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
     deal = state.hundred_and_one
     if deal.phase == NAME_SUIT:
         return name_suit(seat, SUIT_OF[deal.discard[-1]])
-    return moves[0]
+    card = moves[0].hundred_and_one.play.card
+    return play(seat, card, SUIT_OF[card]) if RANK_OF[card] == QUEEN else moves[0]
 
 
 def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:

@@ -1,4 +1,9 @@
-"""The 101 option catalogue (shedding.md §1.7) and the four versions as presets."""
+"""The 101 option catalogue and the four versions as presets.
+
+Each option's rule reference names ids that RULES.md defines (O1–O31 for the
+options, A… for the resolutions, C… for the core rules): ListGames shows it
+to users, who read RULES.md, never the project's rules digest.
+"""
 
 from __future__ import annotations
 
@@ -10,11 +15,11 @@ FINISH_NAMES = ("ACE", "SEVEN", "KING_OF_SPADES", "NINE", "SIX", "EIGHT", "TEN",
 
 
 def _spec(name, type_, default, reference, description, **kw):  # type: ignore[no-untyped-def]
-    return OptionSpec(name, type_, default, description, f"shedding.md {reference}", **kw)
+    return OptionSpec(name, type_, default, description, f"RULES.md {reference}", **kw)
 
 
 SPECS = (
-    _spec("effects", ENUM, "HD", "§1.1, §1.7 note",
+    _spec("effects", ENUM, "HD", "Card effects",
           "Card effects fixed per version: HD (6/7 draw, 8 play again, 10 reverse), "
           "CL (6/7 draw, 9 cover), RU (6 cover, 7 draw, 7♠/K♠ more)",
           allowed=("HD", "CL", "RU")),
@@ -39,7 +44,7 @@ SPECS = (
     _spec("must_play_drawn", BOOL, False, "O9, A22", "A legal drawn card must be played"),
     _spec("restock_shuffle", BOOL, False, "O10, A12",
           "Shuffle the discards that become the stock (otherwise turned over as a block)"),
-    _spec("transfer_6_7", BOOL, True, "O11, §1.3.4",
+    _spec("transfer_6_7", BOOL, True, "O11, A5",
           "The target of a draw 6 or 7 may pass it on with a matching one (RU/ALT: 7s only, "
           "their sixes are cover cards)"),
     _spec("transfer_accumulates", BOOL, False, "O12, A5",
@@ -62,7 +67,7 @@ SPECS = (
           "Which Queens are lone: ONLY_CARD (the hand is one Queen) or ANY_SINGLE_QUEEN "
           "(needs lone_queen_penalty)",
           allowed=("ONLY_CARD", "ANY_SINGLE_QUEEN")),
-    _spec("reset_100_to_50", BOOL, True, "O21, §1.3.5", "A total of exactly 100 becomes 50"),
+    _spec("reset_100_to_50", BOOL, True, "O21, A33", "A total of exactly 100 becomes 50"),
     _spec("exact_101_reset", BOOL, True, "O22", "A total of exactly 101 becomes 0"),
     _spec("bust_rule", ENUM, "ELIMINATE_CONTINUE", "O23, A13",
           "Above 101: ELIMINATE_CONTINUE (out, others play on) or FIRST_BUST_ENDS (match ends)",
@@ -71,7 +76,7 @@ SPECS = (
           "Low totals: NONE, RESET_AT_OR_BELOW (-101 or less → 0), RESET_EXACT (-101 → 0), "
           "ELIMINATE_BELOW (below -101 is out)",
           allowed=("NONE", "RESET_AT_OR_BELOW", "RESET_EXACT", "ELIMINATE_BELOW")),
-    _spec("forbidden_finish", SET, (), "O25, §1.5.3",
+    _spec("forbidden_finish", SET, (), "O25, A21",
           "Cards that cannot be a player's last card: play goes on and he draws at his next turn",
           allowed=FINISH_NAMES),
     _spec("no_finish_on_nine", BOOL, False, "O26", "Nines cannot be a last card either"),
@@ -82,7 +87,7 @@ SPECS = (
           allowed=("SELF", "NEXT")),
     _spec("nine_cover_allows_queen", BOOL, True, "O29, A14",
           "CL: any Queen may cover a 9 (needs effects CL to be turned off)"),
-    _spec("fives_active", BOOL, False, "O30, §1.6",
+    _spec("fives_active", BOOL, False, "O30, A18",
           "ALT fives: the previous player draws 2 (5♠: 4), the next is skipped "
           "(needs deck_size 52)"),
     _spec("seven_spades_draw", INT, 2, "O31, A17",
@@ -120,7 +125,7 @@ PRESETS = (
 
 
 def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
-    """Reject option values whose dependency (§1.7, last column) is not met."""
+    """Reject option values whose dependency (RULES.md, Options) is not met."""
 
     def needs(condition: bool, name: str, why: str) -> None:
         if not condition:
