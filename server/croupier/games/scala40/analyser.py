@@ -16,13 +16,14 @@ from croupier.engine.cards import (
     DIAMONDS,
     HEARTS,
     RANK_OF,
+    RED_JOKER,
     SPADES,
     SUIT_OF,
     card,
     is_joker,
 )
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import Meld, MeldError, MeldFault, MeldRules, analyse, set_order
+from croupier.engine.melds import Meld, MeldError, MeldFault, MeldRules, analyse, set_order, spots
 from croupier.v1 import scala40_pb2 as pb
 
 Why = pb.Scala40RejectionReason
@@ -108,3 +109,53 @@ def read_meld(
 def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
     """`analyse`, remembered: the melds of a table are read again at every call."""
     return analyse(cards, joker_as, rules)
+
+
+class TableMelds:
+    """The melds on a table, analysed once per distinct table (most moves —
+    draws and discards — leave it as it was): the melds, and which cards
+    would extend one (for D2–D4's "playable")."""
+
+    __slots__ = ("melds", "_fits")
+
+    def __init__(self, melds: tuple[tuple[int, int, Meld], ...]) -> None:
+        self.melds = melds  # (id, owner, meld) in table order
+        self._fits: tuple[frozenset[int], bool] | None = None
+
+    def fits(self, rules: MeldRules) -> tuple[frozenset[int], bool]:
+        """(the naturals that extend some meld, whether one has room for a joker)."""
+        if self._fits is None:
+            naturals: set[int] = set()
+            joker = False
+            for _, _, meld in self.melds:
+                for spot in spots(meld, rules, (RED_JOKER,)):
+                    if is_joker(spot.value):
+                        joker = True
+                    else:
+                        naturals.add(spot.value)
+            self._fits = (frozenset(naturals), joker)
+        return self._fits
+
+
+_TABLES: dict[tuple[MeldRules, bytes], TableMelds] = {}
+_TABLES_LIMIT = 4096
+
+
+def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]
+    """The analysed melds of a state's repeated Scala40Meld field; MeldError
+    (with `index`) for the first that is not a valid meld."""
+    key = (rules, b"".join([m.SerializeToString() for m in melds]))
+    found = _TABLES.get(key)
+    if found is not None:
+        return found
+    out = []
+    for index, m in enumerate(melds):
+        try:
+            out.append((m.id, m.owner, analysed(tuple(m.cards), tuple(m.joker_as), rules)))
+        except MeldError as error:
+            error.index = index  # type: ignore[attr-defined]
+            raise
+    if len(_TABLES) >= _TABLES_LIMIT:
+        _TABLES.clear()
+    found = _TABLES[key] = TableMelds(tuple(out))
+    return found

@@ -21,15 +21,24 @@ _JOKER = JOKERS[0]
 
 def playable(pos: Position) -> tuple[set[int], bool]:
     """(the naturals that extend some table meld, whether one takes a joker)."""
-    naturals: set[int] = set()
-    joker = False
     rules = pos.rules
-    for table_meld in pos.melds:
-        for spot in spots(table_meld.meld, rules.melds, (_JOKER,)):
-            if is_joker(spot.value):
-                joker = True
-            else:
-                naturals.add(spot.value)
+    table = pos.table
+    if (
+        table is not None
+        and len(table.melds) == len(pos.melds)
+        and all(m.meld is t[2] for m, t in zip(pos.melds, table.melds, strict=True))
+    ):
+        cached, joker = table.fits(rules.melds)  # the table as read: facts cached
+        naturals = set(cached)
+    else:
+        naturals = set()
+        joker = False
+        for table_meld in pos.melds:
+            for spot in spots(table_meld.meld, rules.melds, (_JOKER,)):
+                if is_joker(spot.value):
+                    joker = True
+                else:
+                    naturals.add(spot.value)
     if rules.split_max5:
         from croupier.games.scala40.splits import split_playable
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 
 from croupier.engine.cards import ACE, RANK_OF, SUIT_OF, SUITS, card, is_joker
@@ -65,6 +66,12 @@ class Opening:
 
 def templates(hand: Sequence[int], rules: MeldRules) -> list[Template]:
     """Every meld formable from `hand` (as templates), sets then sequences."""
+    return list(_templates(tuple(sorted(hand)), rules))
+
+
+@lru_cache(maxsize=4096)
+def _templates(hand: tuple[int, ...], rules: MeldRules) -> tuple[Template, ...]:
+    # A hand is asked about several times per call (listing, look-ahead, finder).
     counts = Counter(v for v in hand if not is_joker(v))
     jokers = sum(1 for v in hand if is_joker(v))
     most = min(jokers, rules.max_jokers)
@@ -108,7 +115,7 @@ def templates(hand: Sequence[int], rules: MeldRules) -> list[Template]:
                         break
                 if high - low >= 2:
                     _sequences(out, suit, low, high, held, tuple(gaps), most, rules)
-    return out
+    return tuple(out)
 
 
 def _sequences(

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import SET, Meld, MeldError, extend, meld_text, swap
-from croupier.games.scala40.analyser import analysed, refusal
+from croupier.games.scala40.analyser import TableMelds, refusal, table_melds
 from croupier.games.scala40.rules import OPENING_THRESHOLD, Rules
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -55,6 +55,8 @@ class Position:
     # Closing is barred this turn (R-S40-71: the seat's first turn, no V8).
     first_turn: bool = False
     active_players: int = 2
+    # The table as read, while no action has changed it (for cached facts).
+    table: TableMelds | None = None
     # Quads moved to the discard pile this turn (V13), in order.
     quads: list[tuple[int, ...]] = field(default_factory=list)
     # What the actions did, for the events: (kind, meld ids, cards, a number,
@@ -68,10 +70,8 @@ class Position:
         """The turn of `state.current_seat`."""
         deal = state.scala40
         seat = state.current_seat
-        melds = [
-            TableMeld(m.id, m.owner, analysed(tuple(m.cards), tuple(m.joker_as), rules.melds))
-            for m in deal.melds
-        ]
+        table = table_melds(deal.melds, rules.melds)
+        melds = [TableMeld(i, owner, meld) for i, owner, meld in table.melds]
         return cls(
             rules=rules,
             seat=seat,
@@ -87,6 +87,7 @@ class Position:
             must_close=deal.must_close,
             first_turn=deal.turns_started[seat] == 1 and not rules.close_on_first_turn,
             active_players=sum(1 for s in state.seats if not s.eliminated),
+            table=table,
         )
 
     def write(self, state: game_pb2.GameState) -> None:

@@ -6,11 +6,11 @@ good as a dealt one. Each check names the field that breaks it.
 
 from __future__ import annotations
 
-from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, is_joker
+from croupier.engine.cards import BLACK_JOKER, JOKERS, LAST_SUITED, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
 from croupier.engine.melds import MeldError
-from croupier.games.scala40.analyser import analysed
+from croupier.games.scala40.analyser import table_melds
 from croupier.games.scala40.options import check_seats
 from croupier.games.scala40.rules import DECK, rules_for
 from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
@@ -18,6 +18,8 @@ from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
 P = "state.scala40"
+# Penalties are at most 200 a seat a deal (V7 × V9); no match comes near this.
+MAX_SCORE = 10**9
 _DECK = list(DECK)
 
 
@@ -57,6 +59,21 @@ def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-u
             playing += 1
         elif in_play and hands[i]:
             raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
+    rules = state.options.scala40
+    elimination = rules.match_mode == pb.SCALA40_MATCH_MODE_ELIMINATION
+    for i, seat in enumerate(seats):
+        if not 0 <= seat.score <= MAX_SCORE:
+            raise InvalidInput(f"state.seats[{i}].score", f"a total is 0 to {MAX_SCORE}")
+        if (
+            in_play
+            and elimination
+            and not seat.eliminated
+            and seat.score >= rules.elimination_threshold
+        ):
+            raise InvalidInput(
+                f"state.seats[{i}].score",
+                f"a seat still in the match is below {rules.elimination_threshold}",
+            )
     if teams:
         for i, seat in enumerate(seats):
             if seat.score != seats[i % 2].score:
@@ -72,20 +89,25 @@ def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-u
 def _check_melds(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-untyped-def]
     deal = state.scala40
     ids = set()
+    opened = deal.opened
+    seats = len(state.seats)
     for i, meld in enumerate(deal.melds):
-        path = f"{P}.melds[{i}]"
         if not 0 < meld.id < deal.next_meld_id or meld.id in ids:
-            raise InvalidInput(f"{path}.id", "ids are distinct, from 1 and below next_meld_id")
+            raise InvalidInput(
+                f"{P}.melds[{i}].id", "ids are distinct, from 1 and below next_meld_id"
+            )
         ids.add(meld.id)
-        if meld.owner >= len(state.seats) or not deal.opened[meld.owner]:
-            raise InvalidInput(f"{path}.owner", "must be a seat that has opened")
-        jokers = sum(1 for v in meld.cards if is_joker(v))
-        if len(meld.joker_as) != jokers:
-            raise InvalidInput(f"{path}.joker_as", f"needs one identity per joker ({jokers})")
-        try:
-            analysed(tuple(meld.cards), tuple(meld.joker_as), rules.melds)
-        except MeldError as error:
-            raise InvalidInput(f"{path}.cards", f"not a valid meld: {error.message}") from None
+        if meld.owner >= seats or not opened[meld.owner]:
+            raise InvalidInput(f"{P}.melds[{i}].owner", "must be a seat that has opened")
+        if len(meld.joker_as) != sum(1 for v in meld.cards if v in JOKERS):
+            raise InvalidInput(f"{P}.melds[{i}].joker_as", "needs one identity per joker")
+    try:
+        table_melds(deal.melds, rules.melds)
+    except MeldError as error:
+        index = getattr(error, "index", 0)
+        raise InvalidInput(
+            f"{P}.melds[{index}].cards", f"not a valid meld: {error.message}"
+        ) from None
 
 
 def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
