@@ -37,4 +37,5 @@ def test_reflection_lists_the_services_and_serves_their_descriptors(
         "ApplyMoveStream",
         "DefaultMove",
         "NextDeal",
+        "AnalyseHand",
     ]

@@ -529,3 +529,7 @@ def rejection_name(rejection: game_pb2.Rejection) -> str:
         return value.name if value is not None else "UNKNOWN"
     shared = game_pb2.RejectionReason.DESCRIPTOR.values_by_number.get(rejection.reason)
     return shared.name if shared is not None else "UNKNOWN"
+
+
+# AnalyseHand answers through this module like every other RPC (engine/analysis.py).
+from croupier.engine.analysis import analyse_hand  # noqa: E402, F401

@@ -90,6 +90,7 @@ class Handlers:
             "GetView": "get_view",
             "NextDeal": "next_deal",
             "DefaultMove": "default_move",
+            "AnalyseHand": "analyse_hand",
         }
         handlers = {}
         for method in SERVICE.methods:

@@ -9,6 +9,7 @@ from google.protobuf.message import Message
 
 from croupier.engine.options import Preset
 from croupier.games.scala40 import (
+    analysis,
     candidates,
     deal,
     legal,
@@ -18,7 +19,7 @@ from croupier.games.scala40 import (
     validate,
     view,
 )
-from croupier.v1 import game_pb2
+from croupier.v1 import game_pb2, service_pb2
 
 
 class Scala40:
@@ -76,6 +77,12 @@ class Scala40:
 
     def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
         return deal.next_deal(state)
+
+    def analyse_hand(
+        self, state: game_pb2.GameState, seat: int, out: service_pb2.AnalyseHandResponse
+    ) -> None:
+        """AnalyseHand: the seat's best opening (analysis.py)."""
+        out.scala40.CopyFrom(analysis.analyse_opening(state, seat))
 
     def notation(self, move: game_pb2.Move) -> str:
         return notation.notation(move)
