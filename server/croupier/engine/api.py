@@ -183,7 +183,7 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
     if state.match.phase not in _MATCH_PHASES:
         raise InvalidInput(f"{path}.match.phase", "must be set")
-    _check_match(state, f"{path}.match")
+    _check_match(state, path)
     if any(seat.team for seat in state.seats):
         _check_teams(state, path)
     if state.WhichOneof("game_state") != game.name:
@@ -198,9 +198,15 @@ def _check_match(state: game_pb2.GameState, path: str) -> None:
     """The match record names seats of this table, each once, and only what
     has happened: the last deal's result once a deal has ended, the match's
     winners exactly when it is over."""
-    match, seat_count = state.match, len(state.seats)
+    match = state.match
     if match.deal_number == 0:
-        raise InvalidInput(f"{path}.deal_number", "missing (0): the first deal is 1")
+        raise InvalidInput(f"{path}.match.deal_number", "missing (0): the first deal is 1")
+    over = match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
+    if match.deal_points or match.deal_winners or match.winners or over:
+        _check_match_record(match, len(state.seats), f"{path}.match")
+
+
+def _check_match_record(match: game_pb2.MatchState, seat_count: int, path: str) -> None:
     # The last deal's result stays in the record while the next one is played.
     finished = match.deal_number > 1 or match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     if match.deal_points:
@@ -211,10 +217,10 @@ def _check_match(state: game_pb2.GameState, path: str) -> None:
             )
         if not finished:
             raise InvalidInput(f"{path}.deal_points", "no deal has ended yet: must be empty")
-    _check_seat_list(match.deal_winners, seat_count, f"{path}.deal_winners")
+    _check_seat_list(match.deal_winners, seat_count, path, "deal_winners")
     if match.deal_winners and not finished:
         raise InvalidInput(f"{path}.deal_winners", "no deal has ended yet: must be empty")
-    _check_seat_list(match.winners, seat_count, f"{path}.winners")
+    _check_seat_list(match.winners, seat_count, path, "winners")
     over = match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
     if over and not match.winners:
         raise InvalidInput(f"{path}.winners", "a match that is over names its winners")
@@ -222,15 +228,18 @@ def _check_match(state: game_pb2.GameState, path: str) -> None:
         raise InvalidInput(f"{path}.winners", "the match is not over: must be empty")
 
 
-def _check_seat_list(listed: Sequence[int], seat_count: int, path: str) -> None:
+def _check_seat_list(listed: Sequence[int], seat_count: int, path: str, name: str) -> None:
+    """Seats of the table, each once (the field's path is built only to refuse)."""
+    if not listed or (max(listed) < seat_count and len(set(listed)) == len(listed)):
+        return
     seen: set[int] = set()
     for i, seat in enumerate(listed):
         if seat >= seat_count:
             raise InvalidInput(
-                f"{path}[{i}]", f"seat {seat} does not exist (the table has {seat_count})"
+                f"{path}.{name}[{i}]", f"seat {seat} does not exist (the table has {seat_count})"
             )
         if seat in seen:
-            raise InvalidInput(f"{path}[{i}]", f"names seat {seat} twice")
+            raise InvalidInput(f"{path}.{name}[{i}]", f"names seat {seat} twice")
         seen.add(seat)
 
 
@@ -272,10 +281,12 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
     return _expected_acting_seats(game, state)
 
 
-def _set_acting_seats(game: Game, state: game_pb2.GameState) -> None:
+def _set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
+    """Write the acting seats of the new position; returns them."""
     state.schema_version = SCHEMA_VERSION
-    del state.acting_seats[:]
-    state.acting_seats.extend(_expected_acting_seats(game, state))
+    acting = _expected_acting_seats(game, state)
+    state.acting_seats[:] = acting
+    return acting
 
 
 def _check_options(game: Game, options: Message, state_path: str) -> None:
@@ -407,13 +418,13 @@ def apply_move_on(
         response.ClearField("state")
         return response
     after.move_number += 1
-    _set_acting_seats(game, after)
+    acting = _set_acting_seats(game, after)
     response.events.extend(events)
     if seat_events:
         fill_seat_events(response.seat_events, events, len(after.seats))
     if next_legal_moves:
         # One parse of cached bytes instead of a message per move (move_codec.py).
-        response.MergeFromString(codec.seat_moves_bytes(after, after.acting_seats))
+        response.MergeFromString(codec.seat_moves_bytes(after, acting))
     return response
 
 

@@ -53,6 +53,12 @@ def varint(value: int) -> bytes:
     return bytes(out)
 
 
+# One-byte varints, and SeatMoves.seat for every seat a table can have
+# (empty for seat 0: proto3 writes no default value).
+_BYTE = [bytes((i,)) for i in range(0x80)]
+_SEAT_FIELD = [_SEAT_TAG + varint(seat) if seat else b"" for seat in range(0x80)]
+
+
 def _delimited(body: bytes) -> bytes:
     return varint(len(body)) + body
 
@@ -108,10 +114,10 @@ class MoveCodec:
         SeatMoves per seat, in the order given."""
         out = []
         for seat in seats:
-            body = self.legal_moves_bytes(state, seat, SEAT_MOVES_MOVES_TAG)
-            if seat:  # proto3 writes no default value
-                body = _SEAT_TAG + varint(seat) + body
-            out.append(NEXT_LEGAL_MOVES_TAG + varint(len(body)) + body)
+            field = _SEAT_FIELD[seat] if seat < 0x80 else _SEAT_TAG + varint(seat)
+            body = field + self.legal_moves_bytes(state, seat, SEAT_MOVES_MOVES_TAG)
+            size = len(body)
+            out.append(NEXT_LEGAL_MOVES_TAG + (_BYTE[size] if size < 0x80 else varint(size)) + body)
         return b"".join(out)
 
     def _entry(self, move_bytes: bytes, tag: bytes) -> bytes:

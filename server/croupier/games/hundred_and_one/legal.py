@@ -33,8 +33,8 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     if state.match.phase != IN_PROGRESS or seat != state.current_seat:
         return []
     deal = state.hundred_and_one
-    rules = rules_for(state.options.hundred_and_one)
-    encoded = _encoded_moves(seat)
+    options = state.options.hundred_and_one
+    encoded = _ENCODED.get(seat) or _encoded_moves(seat)
     plays = encoded.plays
     discard = deal.discard
     top = discard[-1] if discard else 0
@@ -42,20 +42,29 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     out: list[bytes] = []
     phase = deal.phase
     if phase == PLAY:
-        hand = sorted(deal.hands[seat].cards)
-        # C2 on the top card; a lead (empty discard) has every card legal and
-        # nothing to draw for.
-        playable = [c for c in hand if _matches(c, top, active)] if top else hand
-        # O5 off: the dealer's chosen first card is plain, a Queen keeps its own suit.
-        plain = not top and not rules.lead_any and not rules.upcard_effects
-        for card in playable:
+        hand = sorted(deal.hands[seat].cards[:])
+        if top:  # C2 on the top card
+            playable_on = _PLAYABLE_ON.get((top, active)) or _playable_on(top, active)
+            for card in hand:
+                if card in playable_on:
+                    out += plays[card]
+            if not out or options.voluntary_draw:
+                out.append(encoded.draw)
+            return out
+        # A lead (empty discard): every card, nothing to draw for. O5 off: the
+        # dealer's chosen first card is plain, a Queen keeps its own suit.
+        rules = rules_for(options)
+        plain = not rules.lead_any and not rules.upcard_effects
+        for card in hand:
             if plain and RANK_OF[card] == QUEEN:
                 out.append(plays[card][SUITS.index(SUIT_OF[card])])
             else:
                 out += plays[card]
-        if not playable or (rules.voluntary_draw and top):
+        if not hand:
             out.append(encoded.draw)
-    elif phase == DRAWN:
+        return out
+    rules = rules_for(options)
+    if phase == DRAWN:
         drawn = deal.drawn_card
         legal = not top or _matches(drawn, top, active)
         if legal:
@@ -66,13 +75,13 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
         elif not (legal and rules.must_play_drawn):
             out.append(encoded.pass_)
     elif phase == COVER:
-        covers = [c for c in sorted(deal.hands[seat].cards) if rules.covers(c, top, active)]
+        covers = [c for c in sorted(deal.hands[seat].cards[:]) if rules.covers(c, top, active)]
         for card in covers:
             out += plays[card]
         if not covers and not deal.cover_batch_drawn:
             out.append(encoded.draw)
     elif phase == RESPOND:
-        for card in sorted(deal.hands[seat].cards):
+        for card in sorted(deal.hands[seat].cards[:]):
             # §1.3.4: only a card that itself passes a penalty on (a 6 or 7 that draws).
             if rules.effect[card].transferable and (not top or _matches(card, top, active)):
                 out += plays[card]
@@ -86,6 +95,19 @@ def _matches(card: int, top: int, active_suit: int) -> bool:
     """C2: a Queen, a card of the active suit, or a card of the top's rank."""
     rank = RANK_OF[card]
     return rank == QUEEN or SUIT_OF[card] == active_suit or rank == RANK_OF[top]
+
+
+# C2 as sets, by (top card, active suit): at most 52 x 4 of them, each made
+# once, so a hand is sorted into playable cards by set membership.
+# (Hands are read with `cards[:]`: one C-level copy, where iterating a
+# repeated field fetches its items one by one.)
+_PLAYABLE_ON: dict[tuple[int, int], frozenset[int]] = {}
+
+
+def _playable_on(top: int, active_suit: int) -> frozenset[int]:
+    playable = frozenset(c for c in pack_52() if _matches(c, top, active_suit))
+    _PLAYABLE_ON[(top, active_suit)] = playable
+    return playable
 
 
 class _EncodedMoves:
