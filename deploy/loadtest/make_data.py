@@ -5,8 +5,10 @@
 
 For each game in the registry (`api.list_games`) the playouts of `positions.py`
 visit every preset at several seat counts, and the positions they meet become:
-ApplyMove (the state and the move the playout played there), ListLegalMoves
-(the seat to act), GetView (a random seat), NextDeal (states whose deal is
+ApplyMove (the state and the move the playout played there), ApplyMoveNext
+(the same with `next_legal_moves`: the one-call-per-move path a harness
+takes), ListLegalMoves (the seat that moved there: with ApplyMove, the
+two-call path), GetView (a random seat), NextDeal (states whose deal is
 over), NewGame (every table shape, many seeds), ApplyMoveBatch (the ApplyMove
 requests in groups) and ApplyMoveStream (one message per ApplyMove request).
 A new game gets its data without any change here.
@@ -21,7 +23,8 @@ byte-identical files.
 
 `--check` (and `check_dir`, `check_game`, callable from a test) reads the
 requests back and replays them through the engine: every ApplyMove, batch
-item and stream item must be accepted, every other request must succeed.
+item and stream item must be accepted (ApplyMoveNext with the legal moves of every next
+acting seat), every other request must succeed.
 """
 
 from __future__ import annotations
@@ -57,6 +60,7 @@ NEW_GAME_SEEDS_PER_TABLE = 8
 # The request type of each RPC whose data is generated per game.
 REQUEST_TYPES: dict[str, type[Message]] = {
     "ApplyMove": service_pb2.ApplyMoveRequest,
+    "ApplyMoveNext": service_pb2.ApplyMoveRequest,
     "ListLegalMoves": service_pb2.ListLegalMovesRequest,
     "GetView": service_pb2.GetViewRequest,
     "NextDeal": service_pb2.NextDealRequest,
@@ -103,9 +107,12 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
     data.matches = sum(p.matches for p in played)
     data.moves = sum(p.moves for p in played)
     data.requests["ApplyMove"] = list(applies)
-    data.requests["ListLegalMoves"] = [
-        service_pb2.ListLegalMovesRequest(state=p.state, seat=p.state.current_seat)
+    data.requests["ApplyMoveNext"] = [
+        service_pb2.ApplyMoveRequest(state=p.state, move=p.move, next_legal_moves=True)
         for p in positions
+    ]
+    data.requests["ListLegalMoves"] = [
+        service_pb2.ListLegalMovesRequest(state=p.state, seat=p.move.seat) for p in positions
     ]
     data.requests["GetView"] = [
         service_pb2.GetViewRequest(state=p.state, seat=rng.randrange(len(p.state.seats)))
@@ -257,6 +264,10 @@ def check_game(requests: Mapping[str, Sequence[Any]]) -> list[str]:
             problems.append(f"{rpc}: no requests")
     for i, r in enumerate(requests.get("ApplyMove", [])):
         _check_apply(r, lambda what, i=i: fail("ApplyMove", i, what))
+    for i, r in enumerate(requests.get("ApplyMoveNext", [])):
+        if not r.next_legal_moves:
+            fail("ApplyMoveNext", i, "does not ask for the next legal moves")
+        _check_apply(r, lambda what, i=i: fail("ApplyMoveNext", i, what))
     for i, batch in enumerate(requests.get("ApplyMoveBatch", [])):
         for j, r in enumerate(batch.items):
             _check_apply(r, lambda what, i=i, j=j: fail("ApplyMoveBatch", i, f"item {j}: {what}"))
@@ -268,7 +279,7 @@ def check_game(requests: Mapping[str, Sequence[Any]]) -> list[str]:
         else:
             answer = _call(api.list_legal_moves, r, lambda w, i=i: fail("ListLegalMoves", i, w))
             if answer is not None and not answer.moves:
-                fail("ListLegalMoves", i, "no legal move for the seat to act")
+                fail("ListLegalMoves", i, "no legal move for the seat that moved")
     for i, r in enumerate(requests.get("GetView", [])):
         _call(api.get_view, r, lambda w, i=i: fail("GetView", i, w))
     for i, r in enumerate(requests.get("NextDeal", [])):
@@ -286,8 +297,14 @@ def _check_apply(request: service_pb2.ApplyMoveRequest, fail) -> None:
         fail("not a deal in progress")
         return
     answer = _call(api.apply_move, request, fail)
-    if answer is not None and not answer.accepted:
+    if answer is None:
+        return
+    if not answer.accepted:
         fail(f"rejected: {answer.rejection.message}")
+    elif request.next_legal_moves:
+        listed = [entry.seat for entry in answer.next_legal_moves]
+        if listed != list(answer.state.acting_seats):
+            fail(f"next legal moves for seats {listed}, acting {list(answer.state.acting_seats)}")
 
 
 def _call(function, request, fail):

@@ -1,4 +1,4 @@
-"""Realistic positions from seeded random playouts through the engine's front door.
+"""Realistic positions from seeded random playouts through the one match loop.
 
 A load test is only as honest as its requests: a fresh deal or a hand-written
 state exercises less of the rules (no scores, no reshuffled stock, no pending
@@ -6,23 +6,26 @@ penalties) than the states a real table sends mid-match. So the positions here
 come from whole matches played with uniformly random legal moves, sampled all
 along each match, for every table shape (game, preset, seat count) a game has.
 
-Everything goes through `croupier.engine.api`, the same functions the server
-calls, and all randomness comes from `random.Random` seeded by a string that
-names the table and match: the same seed gives the same positions, in the same
-order, on any machine.
+The matches are played by `croupier_client.playout` (the loop the bench, the
+goldens and the conformance suite use) over the engine in-process
+(`croupier.inprocess.InProcess`), so every acting seat is asked and every
+move is a typed move the engine listed. All randomness comes from
+`random.Random` seeded by a string that names the table and match: the same
+seed gives the same positions, in the same order, on any machine.
 """
 
 from __future__ import annotations
 
+import contextlib
 import random
 from dataclasses import dataclass, field
 
-from croupier.engine import api
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.inprocess import InProcess
+from croupier.v1 import game_pb2, options_pb2
+from croupier_client import playout
 
 IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 DEAL_OVER = game_pb2.MATCH_PHASE_DEAL_OVER
-MATCH_OVER = game_pb2.MATCH_PHASE_MATCH_OVER
 
 # Bounds that keep generation short even for a game whose matches run long.
 MAX_MATCHES_PER_TABLE = 40
@@ -94,6 +97,11 @@ def play_table(
     return out
 
 
+class _Enough(Exception):
+    """Raised from a playout hook once the table has all it needs: the rest
+    of the match would be thrown away."""
+
+
 def _play_match(
     table: Table,
     rng: random.Random,
@@ -102,31 +110,30 @@ def _play_match(
     deals_over: int,
     sample_every: int,
 ) -> None:
-    request = service_pb2.NewGameRequest(
-        game=table.game, preset=table.preset, seat_count=table.seats, seed=rng.getrandbits(63)
-    )
-    state = api.new_game(request).state
-    for _ in range(MAX_MOVES_PER_MATCH):
-        phase = state.match.phase
-        if phase == MATCH_OVER:
-            return
-        if len(out.positions) >= positions and len(out.deals_over) >= deals_over:
-            return  # enough of both: the rest of the match would be thrown away
-        if phase == DEAL_OVER:
-            if len(out.deals_over) < deals_over:
-                out.deals_over.append(state)
-            state = api.next_deal(service_pb2.NextDealRequest(state=state)).state
-            continue
-        legal = api.list_legal_moves(
-            service_pb2.ListLegalMovesRequest(state=state, seat=state.current_seat)
-        ).moves
-        move = legal[rng.randrange(len(legal))].move
-        if len(out.positions) < positions and rng.randrange(sample_every) == 0:
-            out.positions.append(Position(table, state, move))
-        answer = api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
-        if not answer.accepted:
-            # The engine listed the move itself: a rejection is an engine bug,
-            # and a load test built on it would measure the wrong path.
-            raise RuntimeError(f"{table.label}: listed move rejected: {answer.rejection.message}")
-        state = answer.state
+    def enough() -> bool:
+        return len(out.positions) >= positions and len(out.deals_over) >= deals_over
+
+    def on_step(step: playout.Step) -> None:
         out.moves += 1
+        if len(out.positions) < positions and rng.randrange(sample_every) == 0:
+            out.positions.append(Position(table, step.state, step.choice.move))
+        after = step.answer.state
+        if after.match.phase == DEAL_OVER and len(out.deals_over) < deals_over:
+            out.deals_over.append(after)
+        if enough():
+            raise _Enough
+
+    seed, chooser_seed = rng.getrandbits(63), rng.getrandbits(63)
+    # Stopped when the table has enough, or when a match runs long: either
+    # way the positions met so far are kept.
+    with contextlib.suppress(_Enough, playout.MatchTooLong):
+        playout.play_match(
+            InProcess(),  # the engine's own states: the trusted path
+            table.game,
+            table.preset,
+            table.seats,
+            seed,
+            playout.uniform(chooser_seed),
+            max_moves=MAX_MOVES_PER_MATCH,
+            on_step=on_step,
+        )

@@ -6,6 +6,9 @@ Goals (issue 3):
 (b) moves/s per server core through ApplyMoveStream or ApplyMoveBatch >= 10 x
     unary ApplyMove's;
 (c) server CPU us per call does not grow from 1 to 2 workers.
+Beside the goals (issue 6): a harness's server CPU per move over one call per
+move (ApplyMove with next_legal_moves) and over two (ApplyMove, then
+ListLegalMoves).
 Every goal is a ratio of figures from the same run, so the machine's speed
 cancels out; what does not cancel is other load, hence the noise allowance.
 """
@@ -17,7 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from results import Result, combine, spread
-from suite import BASELINE, Case
+from suite import BASELINE, ONE_CALL, Case
 
 GOAL_A = 0.80
 GOAL_B = 10.0
@@ -69,10 +72,10 @@ class Pass:
         mean = sum(r.other_cores * r.wall_seconds for r in self.results) / wall
         return mean, max(r.other_cores for r in self.results)
 
-    def find(self, rpc: str, game: str) -> Result | None:
-        """The usual case of `rpc` for `game` (not a variant), runs combined."""
+    def find(self, rpc: str, game: str, variant: str = "") -> Result | None:
+        """The case of `rpc` for `game` (the usual one, or `variant`), runs combined."""
         for r in self.results:
-            if r.case.rpc == rpc and r.case.game == game and not r.case.variant:
+            if r.case.rpc == rpc and r.case.game == game and r.case.variant == variant:
                 return self.combined(r.case)
         return None
 
@@ -105,6 +108,7 @@ def render(passes: Sequence[Pass], header: Sequence[str]) -> str:
         )
     lines += ["", "## Goals", ""]
     lines += goal_a(passes) + [""] + goal_b(passes) + [""] + goal_c(passes) + [""]
+    lines += one_call_per_move(passes) + [""]
     for p in passes:
         lines += table(p) + [""]
     lines += legend()
@@ -264,6 +268,42 @@ def goal_c(passes: Sequence[Pass]) -> list[str]:
             f"| {growth:.2f} | {verdict} |"
         )
     return out + ["", _overall(verdicts)]
+
+
+def one_call_per_move(passes: Sequence[Pass]) -> list[str]:
+    """A harness's cost per move: one call (ApplyMove answering with the next
+    legal moves) beside two (ApplyMove, then ListLegalMoves for the next seat)."""
+    out = [
+        "## One call per move",
+        "",
+        "A harness plays a move and needs the next legal moves: one ApplyMove with "
+        "`next_legal_moves`, or ApplyMove then ListLegalMoves (server CPU of the two cases "
+        "added; ListLegalMoves is measured on the positions the moves were played from).",
+        "",
+        "| pass, game | path | server CPU µs per move | moves/s per core | ÷ Health "
+        "| one call ÷ two calls |",
+        "|---|---|---:|---:|---:|---:|",
+    ]
+    for p in passes:
+        base = p.baseline_per_core()
+        for game in p.games():
+            one = p.find("ApplyMove", game, ONE_CALL)
+            apply, listing = p.find("ApplyMove", game), p.find("ListLegalMoves", game)
+            if one is None or apply is None or listing is None:
+                out.append(f"| {p.workers}w, {game} | – | no result | | | |")
+                continue
+            two_us = apply.cpu_us_per_call + listing.cpu_us_per_call
+            one_us = one.cpu_us_per_call
+            for path, us, gain in (
+                ("one call: ApplyMove with next legal moves", one_us, f"{two_us / one_us:.2f}×"),
+                ("two calls: ApplyMove + ListLegalMoves", two_us, ""),
+            ):
+                per_core = 1e6 / us
+                out.append(
+                    f"| {p.workers}w, {game} | {path} | {_n(us)} | {_n(per_core)} "
+                    f"| {_x(per_core / base)} | {gain} |"
+                )
+    return out
 
 
 def legend() -> list[str]:

@@ -36,21 +36,18 @@ class Case:
     data: tuple[str, ...]  # ghz data flags
     moves_per_call: int = 0  # 0 for RPCs that play no move
     stream: bool = False
-    variant: str = ""  # what sets this case apart from the RPC's usual one, e.g. "json"
+    variant: str = ""  # what sets this case apart from the RPC's usual one, e.g. "JSON data"
 
     @property
     def label(self) -> str:
-        where = ", ".join(
-            part for part in (self.game, self.variant and f"{self.variant} data") if part
-        )
+        where = ", ".join(part for part in (self.game, self.variant) if part)
         return f"{self.rpc} [{where}]" if where else self.rpc
 
     @property
     def slug(self) -> str:
         """File-name form: ApplyMove-hundred_and_one, Health-Check."""
-        return "-".join(
-            part for part in (self.rpc.replace("/", "-"), self.game, self.variant) if part
-        )
+        variant = self.variant.replace(" ", "-")
+        return "-".join(part for part in (self.rpc.replace("/", "-"), self.game, variant) if part)
 
     @property
     def method(self) -> str:
@@ -72,6 +69,9 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
 
         suite += [
             Case("ApplyMove", game, binary("ApplyMove"), moves_per_call=1),
+            # One call per move: the answer carries the next legal moves, so a
+            # harness needs no ListLegalMoves (the two-call path) after it.
+            Case("ApplyMove", game, binary("ApplyMoveNext"), moves_per_call=1, variant=ONE_CALL),
             Case("ListLegalMoves", game, binary("ListLegalMoves")),
             Case("GetView", game, binary("GetView")),
             Case("NextDeal", game, binary("NextDeal")),
@@ -95,6 +95,9 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
     return suite
 
 
+# The variant of ApplyMove that asks for the next legal moves (ApplyMoveNext data).
+ONE_CALL = "next legal moves"
+
 # Cases measured twice, first and last in the pass: the goals rest on them, so
 # they get twice the time, and the spread of the two runs shows the noise.
 REPEATED = (BASELINE, "ApplyMove")
@@ -112,7 +115,9 @@ def json_case(manifest: dict, data_dir: Path, game: str) -> Case:
     """ApplyMove fed from JSON (`--data-file`) instead of binary, to compare
     what each data path costs the client."""
     path = data_dir / manifest["games"][game]["files"]["ApplyMove"]["json_path"]
-    return Case("ApplyMove", game, ("--data-file", str(path)), moves_per_call=1, variant="JSON")
+    return Case(
+        "ApplyMove", game, ("--data-file", str(path)), moves_per_call=1, variant="JSON data"
+    )
 
 
 def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: float) -> list[str]:

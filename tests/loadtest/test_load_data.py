@@ -18,7 +18,36 @@ def test_every_game_has_load_data_and_every_request_is_accepted() -> None:
     assert {g.game for g in games} == {g.name for g in registry.games()}
     for game in games:
         assert not make_data.check_game(game.requests), game.game
-        assert {"ApplyMove", "ApplyMoveBatch", "ApplyMoveStream", "NextDeal"} <= set(game.requests)
+        assert {
+            "ApplyMove",
+            "ApplyMoveNext",
+            "ApplyMoveBatch",
+            "ApplyMoveStream",
+            "NextDeal",
+        } <= set(game.requests)
+
+
+def test_the_one_call_data_asks_for_the_next_legal_moves_of_the_same_positions() -> None:
+    (game, *_) = make_data.build(seed=2, pool=16, batch_size=4)
+    unary, one_call = game.requests["ApplyMove"], game.requests["ApplyMoveNext"]
+    assert all(r.next_legal_moves for r in one_call)
+    assert [(r.state, r.move) for r in one_call] == [(r.state, r.move) for r in unary]
+    # The two-call path lists the moves of the seat that moved, an acting seat.
+    listed = game.requests["ListLegalMoves"]
+    assert [r.seat for r in listed] == [r.move.seat for r in unary]
+    assert all(r.seat in r.state.acting_seats for r in listed)
+
+
+def test_a_planted_one_call_request_without_next_legal_moves_is_reported() -> None:
+    (game, *_) = make_data.build(seed=3, pool=8, batch_size=4)
+    requests = dict(game.requests)
+    broken = type(requests["ApplyMoveNext"][0])()
+    broken.CopyFrom(requests["ApplyMoveNext"][0])
+    broken.next_legal_moves = False
+    requests["ApplyMoveNext"] = [broken]
+    assert make_data.check_game(requests) == [
+        "ApplyMoveNext[0]: does not ask for the next legal moves"
+    ]
 
 
 def test_the_data_is_deterministic() -> None:
