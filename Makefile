@@ -72,3 +72,15 @@ loadtest: $(STAMP)
 .PHONY: fuzz-rules
 fuzz-rules: $(STAMP)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n 2 tests/conformance tests/properties
+
+# Structure-aware fuzzing of every RPC and every registered game: mutated real
+# states in-process over engine.api, then mutated states and bytes through a
+# live `croupier serve`; seeded, bounded by FUZZ_INPUTS, report in reports/fuzz/.
+# See deploy/fuzz/README.md. E.g. make fuzz FUZZ_INPUTS=1000000 FUZZ_ARGS="--workers 2".
+FUZZ_INPUTS ?= 100000
+FUZZ_SEED ?= 1
+FUZZ_ARGS ?=
+.PHONY: fuzz
+fuzz: $(STAMP)
+	PYTHONPATH=deploy/fuzz $(BIN)/python -m croupier_fuzz --inputs $(FUZZ_INPUTS) \
+		--seed $(FUZZ_SEED) $(FUZZ_ARGS)

@@ -1,0 +1,254 @@
+"""The budgeted run: in-process over `engine.api`, then through a live server.
+
+Input number i of a phase is drawn from its own generator, seeded by
+(seed, phase, i): a run is reproducible, and any one input can be rebuilt
+alone (`--replay engine:1234`). Each new kind of finding is shrunk and kept
+with its smallest input; later inputs that find the same are only counted.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from croupier_fuzz import corpus as corpus_module
+from croupier_fuzz.cases import MULTI, Case, draw, draw_rpc, parsed, shrink
+from croupier_fuzz.corpus import ENGINE_RPCS, WIRE_RPCS, Corpus
+from croupier_fuzz.mutate import Limits, Mutator
+from croupier_fuzz.oracle import Problem, Verdict, judge_engine
+from croupier_fuzz.source import RandomSource
+
+# How often each RPC is drawn: the move path most, every RPC some (one that
+# service.proto adds later gets DEFAULT_WEIGHT).
+WEIGHTS = {
+    "ListGames": 1,
+    "NewGame": 14,
+    "ApplyMove": 32,
+    "ListLegalMoves": 13,
+    "GetView": 12,
+    "DefaultMove": 12,
+    "NextDeal": 16,
+    "ApplyMoveBatch": 8,
+    "ApplyMoveStream": 8,
+}
+DEFAULT_WEIGHT = 10
+ENGINE_WEIGHTS = {rpc: WEIGHTS.get(rpc, DEFAULT_WEIGHT) for rpc in ENGINE_RPCS}
+# On the wire, besides the engine's RPCs: the batch and the stream of ApplyMove
+# (a streaming RPC of another shape would need a judge of its own first).
+WIRE_WEIGHTS = {
+    rpc: WEIGHTS.get(rpc, DEFAULT_WEIGHT)
+    for rpc in (*ENGINE_RPCS, *WIRE_RPCS)
+    if rpc in (*ENGINE_RPCS, *MULTI)
+}
+NOT_FUZZED = tuple(rpc for rpc in WIRE_RPCS if rpc not in WIRE_WEIGHTS)
+
+Judge = Callable[[Case, int], Verdict]
+
+
+@dataclass
+class RpcTally:
+    inputs: int = 0
+    codes: Counter[str] = field(default_factory=Counter)
+    largest_error: int = 0
+    largest_error_input: int = -1
+    slowest: float = 0.0
+
+
+@dataclass
+class Finding:
+    problem: Problem
+    phase: str
+    index: int  # the input number that found it first
+    case: Case
+    count: int = 1
+    shrunk: Case | None = None
+
+
+@dataclass
+class Results:
+    seed: int
+    corpus: Corpus
+    tallies: dict[str, dict[str, RpcTally]] = field(default_factory=dict)
+    findings: dict[str, Finding] = field(default_factory=dict)
+    seconds: dict[str, float] = field(default_factory=dict)
+    live: dict[str, object] = field(default_factory=dict)  # server figures (RSS, workers)
+
+    def record(self, phase: str, case: Case, index: int, verdict: Verdict, judge: Judge) -> None:
+        tally = self.tallies.setdefault(phase, {}).setdefault(case.rpc, RpcTally())
+        tally.inputs += 1
+        tally.codes[verdict.code] += 1
+        if verdict.error_size > tally.largest_error:
+            tally.largest_error = verdict.error_size
+            tally.largest_error_input = index
+        tally.slowest = max(tally.slowest, verdict.seconds)
+        for problem in verdict.problems:
+            known = self.findings.get(problem.signature)
+            if known is not None:
+                known.count += 1
+                continue
+            finding = Finding(problem, phase, index, case)
+            try:
+                finding.shrunk = shrink(case, _same(problem, judge, index))
+            except Exception as error:  # a bug of the fuzzer must not lose the run
+                _say(f"could not shrink {problem.signature}: {error!r}")
+            self.findings[problem.signature] = finding
+
+    def note(self, problem: Problem) -> None:
+        """A problem found outside any one input (health, a worker that died)."""
+        known = self.findings.get(problem.signature)
+        if known is not None:
+            known.count += 1
+        else:
+            self.findings[problem.signature] = Finding(problem, "live", -1, Case(problem.rpc))
+
+
+def _same(problem: Problem, judge: Judge, index: int) -> Callable[[Case], bool]:
+    def fails(candidate: Case) -> bool:
+        return any(p.signature == problem.signature for p in judge(candidate, index).problems)
+
+    return fails
+
+
+def input_source(seed: int, phase: str, index: int) -> RandomSource:
+    """The generator of input `index` of `phase`: one per input, so that any
+    input can be rebuilt alone."""
+    return RandomSource(_mix(seed, phase, index))
+
+
+def _mix(seed: int, phase: str, index: int) -> int:
+    # A stable integer (no hash(): it changes between processes).
+    return random.Random(f"{seed}/{phase}/{index}").getrandbits(64)
+
+
+def engine_judge(corpus: Corpus) -> Judge:
+    def judge(case: Case, index: int) -> Verdict:
+        request = parsed(corpus, case)
+        if request is None:  # the server answers INVALID_ARGUMENT before the engine
+            return Verdict("INVALID_ARGUMENT")
+        return judge_engine(case.rpc, request, pick=index)
+
+    return judge
+
+
+def engine_case(corpus: Corpus, mutator: Mutator, seed: int, index: int) -> Case:
+    source = input_source(seed, "engine", index)
+    return draw(source, corpus, mutator, draw_rpc(source, ENGINE_WEIGHTS))
+
+
+def run_engine(results: Results, mutator: Mutator, inputs: int, progress: bool) -> None:
+    """Phase 1: `inputs` mutated requests straight into engine.api."""
+    corpus = results.corpus
+    judge = engine_judge(corpus)
+    started = last = time.monotonic()
+    for index in range(inputs):
+        case = engine_case(corpus, mutator, results.seed, index)
+        results.record("engine", case, index, judge(case, index), judge)
+        if progress and time.monotonic() - last > 10:
+            last = time.monotonic()
+            _say(f"engine: {index + 1}/{inputs} inputs, {len(results.findings)} findings")
+    results.seconds["engine"] = time.monotonic() - started
+
+
+def build_corpus(seed: int) -> Corpus:
+    return corpus_module.build(seed)
+
+
+def make_mutator(corpus: Corpus, limits: Limits) -> Mutator:
+    return Mutator(limits, names=corpus.names)
+
+
+def _say(text: str) -> None:
+    print(f"[fuzz] {text}", file=sys.stderr, flush=True)
+
+
+def live_case(corpus: Corpus, mutator: Mutator, seed: int, index: int) -> Case:
+    source = input_source(seed, "live", index)
+    return draw(source, corpus, mutator, draw_rpc(source, WIRE_WEIGHTS))
+
+
+def run_live(
+    results: Results,
+    mutator: Mutator,
+    inputs: int,
+    *,
+    workers: int = 1,
+    log_level: str = "warning",
+    progress: bool = False,
+    rss_growth_limit: float | None = None,
+) -> None:
+    """Phase 2: `inputs` mutated requests (and mutated bytes) through a real
+    channel to `croupier serve`; worker RSS before and after (a finding
+    when it grew by more than `rss_growth_limit` per cent)."""
+    from croupier_fuzz import live
+
+    corpus = results.corpus
+    started = time.monotonic()
+    with live.serving(workers, log_level) as server:
+        judge = live.LiveJudge(server, corpus)
+        # Warm-up with real requests of every RPC, so that the RSS measured
+        # before is that of a server that has served, not of a fresh one.
+        warm = 0
+        for rpc, requests in sorted(corpus.requests.items()):
+            for base in range(min(len(requests), 60)):
+                warm += 1
+                results.record(
+                    "live warm-up", Case(rpc, base), -warm, judge(Case(rpc, base), -warm), judge
+                )
+        pids = server.worker_pids()
+        before = server.rss()
+        last = time.monotonic()
+        for index in range(inputs):
+            case = live_case(corpus, mutator, results.seed, index)
+            results.record("live", case, index, judge(case, index), judge)
+            if index % 500 == 499:
+                _check_health(results, server, index)
+            if progress and time.monotonic() - last > 10:
+                last = time.monotonic()
+                _say(f"live: {index + 1}/{inputs} inputs, {len(results.findings)} findings")
+        _check_health(results, server, inputs)
+        after = server.rss()
+        if server.worker_pids() != pids:
+            results.note(Problem("server", "worker died", f"{pids} -> {server.worker_pids()}"))
+        if rss_growth_limit is not None:
+            for pid, (rss_before, _) in before.items():
+                rss_after = after.get(pid, (0, 0))[0]
+                growth = (rss_after - rss_before) / rss_before * 100 if rss_before else 0.0
+                if growth > rss_growth_limit:
+                    results.note(
+                        Problem(
+                            "server",
+                            f"worker RSS grew over {rss_growth_limit:g} %",
+                            "RSS",
+                            f"worker {pid}: {rss_before} kB -> {rss_after} kB ({growth:+.1f} %) "
+                            f"over {inputs} inputs",
+                        )
+                    )
+        results.live = {
+            "workers": workers,
+            "log_level": log_level,
+            "warm_up_calls": warm,
+            "rss_before_kb": {str(p): v[0] for p, v in before.items()},
+            "rss_after_kb": {str(p): v[0] for p, v in after.items()},
+            "rss_peak_kb": {str(p): v[1] for p, v in after.items()},
+            "server_log_bytes": server.log_bytes,
+        }
+    results.seconds["live"] = time.monotonic() - started
+
+
+def _check_health(results: Results, server: Any, index: int) -> None:
+    import grpc
+
+    try:
+        status = server.health(timeout=5.0)
+    except grpc.RpcError as error:
+        results.note(
+            Problem("Health", "health check failed", error.code().name, f"after input {index}")
+        )
+        return
+    if status != 1:  # SERVING
+        results.note(Problem("Health", "health not SERVING", str(status), f"after input {index}"))

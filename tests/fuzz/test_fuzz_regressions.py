@@ -1,0 +1,151 @@
+"""What `make fuzz` found, each pinned at its smallest input (reports/fuzz/FINDINGS.md).
+
+Each input is a text-format request in tests/fuzz/regressions/, named after
+the bug, with the RPC it goes to and the status it must get, judged by the
+fuzzer's own verdicts (croupier_fuzz/oracle.py: no exception escapes, the
+error fits in 8 KB, answered states are accepted back and keep the deck, a
+move offered is accepted). Until a finding is fixed its test is
+xfail(strict=True): CI stays green, and the fix flips it (then remove the mark
+here and the signature from croupier_fuzz/known.py).
+"""
+
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+
+import grpc
+import pytest
+from google.protobuf import text_format
+from google.protobuf.message import Message
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "fuzz"))
+
+from croupier_fuzz.corpus import REQUEST_TYPES  # noqa: E402
+from croupier_fuzz.oracle import ERROR_LIMIT, judge_engine  # noqa: E402
+
+from croupier.engine import api  # noqa: E402
+from croupier.engine.errors import InvalidInput  # noqa: E402
+from croupier.service.config import ServerConfig  # noqa: E402
+from croupier.service.server import ServerThread  # noqa: E402
+from croupier.v1 import hundred_and_one_pb2, service_pb2, service_pb2_grpc  # noqa: E402
+
+INPUTS = Path(__file__).resolve().parent / "regressions"
+
+# Open findings: why each test is expected to fail today (and who owns the fix).
+ECHOED_IN_FULL = (
+    "issue 7 item 4: the name is echoed in full in the message and again in the "
+    "BadRequest (FINDINGS.md F1; owner: service, errors bounded in service/errors.py)"
+)
+MOVE_NUMBER_MAX = (
+    "issue 7 item 1: a state at move_number 2^64-1 passes check_state and gets moves "
+    "offered that ApplyMove refuses (FINDINGS.md F2; owner: validation, engine/api.py)"
+)
+NAMED_ONE_BY_ONE = (
+    "issue 7 item 4: forbidden_finish is named entry by entry before a duplicate is "
+    "refused, >1 s for a 1 MB request (FINDINGS.md F3; owner: validation, engine/options.py)"
+)
+
+
+@dataclass(frozen=True)
+class Finding:
+    name: str  # the bug; its input is regressions/<name>.textproto
+    rpc: str
+    expected: tuple[str, ...]  # the status codes the input may get
+    open_reason: str = ""  # while unfixed: the xfail reason
+
+    def request(self) -> Message:
+        text = (INPUTS / f"{self.name}.textproto").read_text(encoding="utf-8")
+        return text_format.Parse(text, REQUEST_TYPES[self.rpc]())
+
+
+FINDINGS = [
+    Finding(
+        "new_game_unknown_game_of_4096_chars", "NewGame", ("INVALID_ARGUMENT",), ECHOED_IN_FULL
+    ),
+    Finding(
+        "new_game_unknown_preset_of_4096_chars", "NewGame", ("INVALID_ARGUMENT",), ECHOED_IN_FULL
+    ),
+    Finding(
+        "new_game_unknown_option_of_4096_chars", "NewGame", ("INVALID_ARGUMENT",), ECHOED_IN_FULL
+    ),
+    Finding(
+        "apply_move_state_game_of_4096_chars", "ApplyMove", ("INVALID_ARGUMENT",), ECHOED_IN_FULL
+    ),
+    # Refused, or a move that ApplyMove then accepts (a documented saturation).
+    Finding(
+        "default_move_at_move_number_max",
+        "DefaultMove",
+        ("INVALID_ARGUMENT", "OK"),
+        MOVE_NUMBER_MAX,
+    ),
+]
+
+
+def _params(findings: list[Finding]) -> Iterator[object]:
+    for finding in findings:
+        marks = [pytest.mark.xfail(strict=True, reason=finding.open_reason)]
+        yield pytest.param(finding, id=finding.name, marks=marks if finding.open_reason else [])
+
+
+@pytest.mark.parametrize("finding", list(_params(FINDINGS)))
+def test_the_engine_answers_a_fuzz_finding_within_its_promises(finding: Finding) -> None:
+    verdict = judge_engine(finding.rpc, finding.request())
+    assert [p.signature for p in verdict.problems] == []
+    assert verdict.code in finding.expected
+
+
+@pytest.mark.xfail(strict=True, reason=NAMED_ONE_BY_ONE)
+def test_a_million_forbidden_finishes_are_refused_by_their_number() -> None:
+    request = Finding("get_view_forbidden_finish_of_a_million_entries", "GetView", ()).request()
+    finishes = request.state.options.hundred_and_one.forbidden_finish  # type: ignore[attr-defined]
+    finishes.extend([hundred_and_one_pb2.HUNDRED_AND_ONE_FINISH_SEVEN] * 1_000_000)
+    assert request.ByteSize() < ServerConfig().max_message_bytes  # it reaches a worker
+    started = time.perf_counter()
+    with pytest.raises(InvalidInput):
+        api.get_view(request)  # type: ignore[arg-type]
+    # Refusing it takes one look at the length; today every entry is named (>1 s).
+    assert time.perf_counter() - started < 0.3
+
+
+# -- through a real channel: batch and stream items ---------------------------------------
+
+
+@pytest.fixture(scope="module")
+def stub() -> Iterator[service_pb2_grpc.CroupierServiceStub]:
+    with (
+        ServerThread(ServerConfig(port=0, grace=0.0)) as port,
+        grpc.insecure_channel(f"127.0.0.1:{port}") as channel,
+    ):
+        yield service_pb2_grpc.CroupierServiceStub(channel)
+
+
+def _long_game_item() -> service_pb2.ApplyMoveRequest:
+    request = Finding("apply_move_state_game_of_4096_chars", "ApplyMove", ()).request()
+    assert isinstance(request, service_pb2.ApplyMoveRequest)
+    return request
+
+
+@pytest.mark.xfail(strict=True, reason=ECHOED_IN_FULL)
+def test_a_stream_item_error_for_a_long_game_name_fits_in_8_kb(
+    stub: service_pb2_grpc.CroupierServiceStub,
+) -> None:
+    requests = [service_pb2.ApplyMoveStreamRequest(item=_long_game_item())]
+    (answer,) = list(stub.ApplyMoveStream(iter(requests), timeout=30))
+    assert answer.result.error.code == 3  # INVALID_ARGUMENT
+    assert answer.result.error.ByteSize() <= ERROR_LIMIT
+
+
+@pytest.mark.xfail(strict=True, reason=ECHOED_IN_FULL)
+def test_a_batch_item_error_for_a_long_game_name_fits_in_8_kb(
+    stub: service_pb2_grpc.CroupierServiceStub,
+) -> None:
+    answer = stub.ApplyMoveBatch(
+        service_pb2.ApplyMoveBatchRequest(items=[_long_game_item()]), timeout=30
+    )
+    (result,) = answer.results
+    assert result.error.code == 3  # INVALID_ARGUMENT
+    assert result.error.ByteSize() <= ERROR_LIMIT

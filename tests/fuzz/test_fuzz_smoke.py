@@ -1,0 +1,223 @@
+"""A short fixed-seed run of `make fuzz` (deploy/fuzz), and the fuzzer's own
+promises: reproducible inputs, every RPC and game in its corpus, verdicts
+that catch planted faults.
+
+The run fails on any finding that is not pinned yet by an xfail regression
+test (croupier_fuzz/known.py lists those).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from collections import Counter
+from pathlib import Path
+
+import pytest
+from google.rpc import code_pb2, status_pb2
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "fuzz"))
+
+from croupier_fuzz import oracle, run  # noqa: E402
+from croupier_fuzz.cases import Case, draw, parsed, wire_bytes  # noqa: E402
+from croupier_fuzz.corpus import ENGINE_RPCS, Corpus  # noqa: E402
+from croupier_fuzz.known import KNOWN  # noqa: E402
+from croupier_fuzz.mutate import Limits, Mutator  # noqa: E402
+from croupier_fuzz.report import markdown  # noqa: E402
+from croupier_fuzz.source import HypothesisSource  # noqa: E402
+
+from croupier.engine import api, registry  # noqa: E402
+from croupier.engine.errors import InvalidInput  # noqa: E402
+from croupier.v1 import service_pb2  # noqa: E402
+
+SEED = 20261130
+# Small limits keep the smoke run's memory and time low; `make fuzz` goes further.
+LIMITS = Limits(repeat=100_000, messages=1_000, string=100_000)
+ENGINE_INPUTS = 3000
+LIVE_INPUTS = 400
+
+
+@functools.cache
+def _corpus() -> Corpus:
+    return run.build_corpus(SEED)
+
+
+def _mutator() -> Mutator:
+    return run.make_mutator(_corpus(), LIMITS)
+
+
+def _new(results: run.Results) -> str:
+    """The findings not pinned yet, with their report (empty when none)."""
+    if all(sig in KNOWN for sig in results.findings):
+        return ""
+    return markdown(results, "tests/fuzz/test_fuzz_smoke.py")
+
+
+# -- the short run --------------------------------------------------------------------
+
+
+def test_a_short_engine_run_finds_nothing_new() -> None:
+    results = run.Results(seed=SEED, corpus=_corpus())
+    run.run_engine(results, _mutator(), ENGINE_INPUTS, progress=False)
+    tallies = results.tallies["engine"]
+    assert sum(t.inputs for t in tallies.values()) == ENGINE_INPUTS
+    assert set(tallies) == set(ENGINE_RPCS)
+    assert _new(results) == ""
+
+
+def test_a_short_live_run_finds_nothing_new() -> None:
+    results = run.Results(seed=SEED, corpus=_corpus())
+    run.run_live(results, _mutator(), LIVE_INPUTS)
+    tallies = results.tallies["live"]
+    assert sum(t.inputs for t in tallies.values()) == LIVE_INPUTS
+    assert {"ApplyMoveBatch", "ApplyMoveStream", "ApplyMove"} <= set(tallies)
+    assert results.live["rss_after_kb"], "no worker RSS was read"
+    assert _new(results) == ""
+
+
+# -- hypothesis drives the same mutator ------------------------------------------------
+
+
+@settings(
+    max_examples=150,
+    derandomize=True,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(st.data())
+def test_mutated_real_requests_break_no_promise(data: st.DataObject) -> None:
+    source = HypothesisSource(data)
+    rpc = data.draw(st.sampled_from(ENGINE_RPCS))
+    case = draw(source, _corpus(), _mutator(), rpc)
+    verdict = run.engine_judge(_corpus())(case, 0)
+    unknown = [p for p in verdict.problems if p.signature not in KNOWN]
+    assert unknown == [], "\n".join(case.describe(_corpus()))
+
+
+# -- the fuzzer's own promises -------------------------------------------------------
+
+
+def test_an_input_is_rebuilt_from_the_seed_and_its_number_alone() -> None:
+    first = run.engine_case(_corpus(), _mutator(), SEED, 77)
+    again = run.engine_case(run.build_corpus(SEED), _mutator(), SEED, 77)
+    assert first == again
+    assert wire_bytes(_corpus(), first) == wire_bytes(_corpus(), again)
+    rebuilt = Case(first.rpc, first.base, first.mutations, first.raw)  # no cached request
+    assert wire_bytes(_corpus(), rebuilt) == wire_bytes(_corpus(), first)
+
+
+def test_the_corpus_holds_every_rpc_and_every_game() -> None:
+    corpus = _corpus()
+    assert set(corpus.requests) == set(ENGINE_RPCS)
+    games = {
+        service_pb2.ApplyMoveRequest.FromString(b).state.game for b in corpus.requests["ApplyMove"]
+    }
+    assert games == {g.name for g in registry.games()}
+    # Real positions: every ApplyMove request of the corpus is well formed.
+    for data in corpus.requests["ApplyMove"][:50]:
+        api.apply_move(service_pb2.ApplyMoveRequest.FromString(data))
+
+
+def test_mutations_reach_edges_enums_lists_oneofs_and_cards() -> None:
+    ops: Counter[str] = Counter()
+    values: set[object] = set()
+    for index in range(600):
+        case = run.engine_case(_corpus(), _mutator(), SEED, index)
+        for m in case.mutations:
+            ops[m.op] += 1
+            if m.op == "set" and not isinstance(m.arg, str):
+                values.add(m.arg)
+    assert {"set", "clear", "present", "extend", "truncate", "drop", "dup"} <= set(ops)
+    assert {"move_card", "swap_card"} & set(ops)
+    assert {2**64 - 1, 2**32 - 1, 2**63 - 1, -(2**63), 0, 1} & values == {
+        2**64 - 1, 2**32 - 1, 2**63 - 1, -(2**63), 0, 1,
+    }  # fmt: skip
+
+
+# -- the verdicts catch planted faults ---------------------------------------------------
+
+
+def _first(rpc: str) -> Case:
+    return Case(rpc, 0)
+
+
+def _judge(monkeypatch: pytest.MonkeyPatch, rpc: str, fake) -> list[str]:  # type: ignore[no-untyped-def]
+    monkeypatch.setitem(oracle.ENGINE_CALLS, rpc, fake)
+    request = parsed(_corpus(), _first(rpc))
+    return [p.kind for p in oracle.judge_engine(rpc, request).problems]
+
+
+def test_an_exception_escaping_the_engine_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    def crash(request: object) -> None:
+        raise KeyError("planted")
+
+    assert _judge(monkeypatch, "GetView", crash) == ["exception escaped"]
+
+
+def test_a_state_that_loses_a_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    def lose(request: service_pb2.NextDealRequest) -> service_pb2.NextDealResponse:
+        response = api.next_deal(request)
+        del response.state.hundred_and_one.stock[-1]
+        return response
+
+    kinds = _judge(monkeypatch, "NextDeal", lose)
+    assert "conservation broken" in kinds
+    assert "answered state refused when sent back" in kinds
+
+
+def test_an_error_over_8_kb_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    # An error map that quotes the client without a bound (service/errors.py bounds it).
+    def unbounded(error: BaseException) -> tuple[status_pb2.Status, bool]:
+        return status_pb2.Status(code=code_pb2.INVALID_ARGUMENT, message=str(error)), False
+
+    def echo(request: object) -> None:
+        raise InvalidInput("state.game", "x" * 9000)
+
+    monkeypatch.setattr(oracle, "status_for", unbounded)
+    assert _judge(monkeypatch, "ApplyMove", echo) == ["error over 8 KB"]
+
+
+def test_a_view_that_shows_a_hidden_card_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    def leak(request: service_pb2.GetViewRequest) -> service_pb2.GetViewResponse:
+        response = api.get_view(request)
+        state = request.state.hundred_and_one
+        other = (request.seat + 1) % len(state.hands)
+        response.view.hundred_and_one.hand.extend(state.hands[other].cards[:1] or state.stock[:1])
+        return response
+
+    assert _judge(monkeypatch, "GetView", leak) == ["view shows a hidden card"]
+
+
+def test_an_internal_answer_of_a_live_server_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
+    from croupier_fuzz.live import LiveJudge
+
+    from croupier.service.config import ServerConfig
+    from croupier.service.server import ServerThread
+
+    class Planted:
+        """A LiveServer stand-in: an in-process server on port 0."""
+
+        def __init__(self, port: int) -> None:
+            import grpc
+
+            self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+
+        def traceback_for(self, request_id: str) -> None:
+            return None
+
+    def crash(request: object) -> None:
+        raise ZeroDivisionError("planted")
+
+    # The handlers look engine calls up on `api` at call time (handlers.py).
+    monkeypatch.setattr(api, "get_view", crash)
+    with ServerThread(ServerConfig(port=0, grace=0.0)) as port:
+        planted = Planted(port)
+        try:
+            verdict = LiveJudge(planted, _corpus())(_first("GetView"), 0)  # type: ignore[arg-type]
+        finally:
+            planted.channel.close()
+    assert verdict.code == "INTERNAL"
+    assert [p.kind for p in verdict.problems] == ["status INTERNAL"]
