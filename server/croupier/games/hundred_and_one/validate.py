@@ -40,11 +40,6 @@ def validate(state: game_pb2.GameState) -> None:
         raise InvalidInput(
             f"{P}.hands", f"needs one hand per seat ({len(seats)}); got {len(deal.hands)}"
         )
-    for i, seat in enumerate(seats):
-        if seat.team:
-            raise InvalidInput(
-                f"state.seats[{i}].team", f"101 has no partnerships: must be 0; got {seat.team}"
-            )
     rules = rules_for(options)
     hands = [h.cards for h in deal.hands]
     if not holds_exactly([*hands, deal.stock, deal.discard], rules.deck):
@@ -55,14 +50,23 @@ def validate(state: game_pb2.GameState) -> None:
     match_phase = state.match.phase
     in_play = match_phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     playing = 0
-    for i, seat in enumerate(seats):
+    low = lowest_total(rules)
+    for i, seat in enumerate(seats):  # one pass over the seats: the hot path reads each once
+        if seat.team:
+            raise InvalidInput(
+                f"state.seats[{i}].team", f"101 has no partnerships: must be 0; got {seat.team}"
+            )
+        total = seat.score
         if not seat.eliminated:
             playing += 1
+            # Between -101 and 100 no reset or bust applies (C8): the common case.
+            if low <= total and -101 < total < 100:
+                continue
         elif in_play and hands[i]:
             raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
+        _check_total(i, total, seat.eliminated, rules, low)
     if playing < 2 and match_phase != game_pb2.MATCH_PHASE_MATCH_OVER:
         raise InvalidInput("state.seats", "a match in play needs two seats still in it")
-    _check_totals(state, rules)
     _check_last_deal(state, rules)
     if deal.dealer >= len(seats):
         raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
@@ -81,34 +85,32 @@ def validate(state: game_pb2.GameState) -> None:
     _check_turn_fields(state, deal, phase, rules)
 
 
-def _check_totals(state: game_pb2.GameState, rules: Rules) -> None:
+def _check_total(seat: int, total: int, eliminated: bool, rules: Rules, low: int) -> None:
     """C8: a total is stored settled, so a seat still in the match holds one
     the rules leave standing (nothing above 101, no total a reset would have
-    changed) and an eliminated seat one that put it out. The bounds also keep
-    the next deal's sums far inside sint64."""
-    low, high = lowest_total(rules), 101 + most_hand_points(rules)
-    for i, seat in enumerate(state.seats):
-        path, total = f"state.seats[{i}].score", seat.score
-        settled, out = settle(total, rules)
-        if not seat.eliminated:
-            if out:
-                raise InvalidInput(
-                    path, f"a total of {total} puts a seat out of the match; it is not eliminated"
-                )
-            if settled != total:
-                raise InvalidInput(
-                    path, f"a total of {total} is reset to {settled} (C8): it never stands"
-                )
-            if total < low:
-                raise InvalidInput(path, f"below the lowest total these options allow ({low})")
-        elif not out or settled != total:
+    changed, nothing below `low`) and an eliminated seat one that put it out.
+    The bounds also keep the next deal's sums far inside sint64."""
+    path, high = f"state.seats[{seat}].score", 101 + most_hand_points(rules)
+    settled, out = settle(total, rules)
+    if not eliminated:
+        if out:
             raise InvalidInput(
-                path, f"an eliminated seat holds a total that put it out; {total} does not"
+                path, f"a total of {total} puts a seat out of the match; it is not eliminated"
             )
-        elif not low + LOWEST_DEAL_POINTS <= total <= high:
+        if settled != total:
             raise InvalidInput(
-                path, f"no deal takes a total to {total} (the bounds are {low - 40} to {high})"
+                path, f"a total of {total} is reset to {settled} (C8): it never stands"
             )
+        if total < low:
+            raise InvalidInput(path, f"below the lowest total these options allow ({low})")
+    elif not out or settled != total:
+        raise InvalidInput(
+            path, f"an eliminated seat holds a total that put it out; {total} does not"
+        )
+    elif not low + LOWEST_DEAL_POINTS <= total <= high:
+        raise InvalidInput(
+            path, f"no deal takes a total to {total} (the bounds are {low - 40} to {high})"
+        )
 
 
 def _check_last_deal(state: game_pb2.GameState, rules: Rules) -> None:
@@ -120,6 +122,8 @@ def _check_last_deal(state: game_pb2.GameState, rules: Rules) -> None:
         )
     if match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS and not match.deal_winners:
         raise InvalidInput("state.match.deal_winners", "a finished deal names its winner")
+    if not match.deal_points:
+        return
     high = most_hand_points(rules)
     for i, points in enumerate(match.deal_points):
         if not LOWEST_DEAL_POINTS <= points <= high:
