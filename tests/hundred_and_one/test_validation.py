@@ -385,3 +385,31 @@ def test_a_malformed_move_is_refused_naming_its_field(
     with pytest.raises(InvalidInput) as caught:
         api.apply_move(request)
     assert caught.value.violations[0] == (path, message)
+
+
+# -- totals at the edge of a deal's sums (issue 7: sint64 overflow) ----------------------
+
+
+def test_the_deal_ending_move_with_every_total_at_2_63_minus_1_is_refused(table):
+    # Decision: refuse, not saturate (RULES.md, "What a valid state holds").
+    s = table.build("hd", 3, top="10♥", hands={0: "J♥", 1: "K♠ A♣", 2: "10♣"})
+    for seat in s.seats:
+        seat.score = 2**63 - 1
+    with pytest.raises(InvalidInput) as caught:
+        table.apply(s, table.play(0, "J♥"))
+    assert caught.value.violations[0] == (
+        "state.seats[0].score",
+        f"a total of {2**63 - 1} puts a seat out of the match; it is not eliminated",
+    )
+
+
+def test_the_deal_ending_move_at_the_highest_standing_totals_scores_exactly(table):
+    s = table.build(
+        "hd", 3, top="10♥", hands={0: "J♥", 1: "K♠ A♣", 2: "10♣"}, scores=[99, 99, 99],
+        options={"kspades_in_hand_40": True},
+    )  # fmt: skip
+    s = table.ok(s, table.play(0, "J♥"))
+    assert table.deal_points(s) == [0, 40 + 11, 10]
+    assert table.scores(s) == [99, 150, 109]
+    assert table.eliminated(s) == [False, True, True]
+    assert table.winners(s) == [0]
