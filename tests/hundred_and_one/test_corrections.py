@@ -8,10 +8,13 @@ is in each test's comment.
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
+from croupier.games.hundred_and_one.legal import candidate_moves
 from croupier.v1 import service_pb2
 
 PLAIN_FIRST_CARD = {"first_move_any": True, "upcard_effects": False}
@@ -175,3 +178,38 @@ def test_first_bust_ends_with_eliminate_below_a_total_below_minus_101_ends_the_m
     assert table.eliminated(s) == [True, False, False]
     assert table.match_phase(s) == "MATCH_OVER"
     assert table.winners(s) == [2]
+
+
+# -- the checker and the generator agree under the corrected options ------------------
+
+
+CORRECTED_TABLES = [
+    ("cl", {"first_move_any": True, "upcard_effects": False}),
+    ("ru", {"first_move_any": True, "upcard_effects": False, "six_cover_by": "NEXT"}),
+    ("cl", {"transfer_6_7": True, "transfer_accumulates": True}),
+    ("ru", {"transfer_6_7": True}),
+    ("alt", {"transfer_6_7": True, "transfer_accumulates": True}),
+    ("cl", {"negative_limit": "ELIMINATE_BELOW"}),
+]
+
+
+@pytest.mark.parametrize(("preset", "options"), CORRECTED_TABLES)
+def test_check_agrees_with_generation_under_the_corrected_options(table, preset, options):
+    # Every candidate move of the seat to act is accepted exactly when listed,
+    # along a seeded random match (the conformance suite does this per preset).
+    choose = random.Random(11)
+    state = table.new(preset, 3, options, seed=11)
+    for _ in range(300):
+        if table.match_phase(state) == "MATCH_OVER":
+            break
+        if table.match_phase(state) == "DEAL_OVER":
+            state = table.next_deal(state)
+        seat = state.current_seat
+        listed = table.legal(state, seat)
+        accepted = {}
+        for move in candidate_moves(state, seat):
+            answer = table.apply(state, move)
+            if answer.accepted:
+                accepted[table.move_text(move)] = answer.state
+        assert set(accepted) == listed
+        state = accepted[choose.choice(sorted(accepted))]
