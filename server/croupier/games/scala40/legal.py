@@ -188,7 +188,11 @@ def openings(pos: Position) -> list[game_pb2.Move]:
     listed: set[tuple[MeldKey, ...]] = set()
     for key in formable_melds(pos.hand, pos):
         meld = _read(key, pos)
-        if meld is not None and _legal(pos, "open", [meld]):
+        if meld is None:
+            continue
+        if meld.value < OPENING_THRESHOLD and len(pos.hand) - len(meld.cards) > 1:
+            continue  # below 40 leaving two cards or more: no close in hand (R-S40-41)
+        if _legal(pos, "open", [meld]):
             out.append(open_move(seat, [key]))
             listed.add((key,))
     for found in _finder_openings(pos):
