@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable
+from typing import Any
 
 from google.protobuf.message import Message
 
@@ -24,7 +25,6 @@ from croupier.engine.uno_cards import UNO
 from croupier.v1 import game_pb2
 
 CARD_ENUMS = {"croupier.v1.FrenchCard": FRENCH, "croupier.v1.UnoCard": UNO}
-
 
 # Cards found in a message: field path -> (the deck they belong to, the cards).
 CardFields = dict[str, tuple[CardFamily, Counter[int]]]
@@ -40,15 +40,20 @@ def cards_by_field(message: Message, path: str = "") -> CardFields:
 def _walk(message: Message, path: str, found: CardFields) -> None:
     for field, value in message.ListFields():
         here = f"{path}.{field.name}" if path else field.name
-        if field.message_type is not None:
-            if field.message_type.GetOptions().map_entry:
-                continue  # no map holds cards today; a game adding one extends this walk
-            for item in value if field.is_repeated else [value]:
-                _walk(item, here, found)
-        elif field.enum_type is not None and field.enum_type.full_name in CARD_ENUMS:
-            values = value if field.is_repeated else [value]
-            family = CARD_ENUMS[field.enum_type.full_name]
-            found.setdefault(here, (family, Counter()))[1].update(v for v in values if v)
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            # A map's values are in its entry's `value` field (keys hold no cards).
+            _add(field.message_type.fields_by_name["value"], list(value.values()), here, found)
+        else:
+            _add(field, list(value) if field.is_repeated else [value], here, found)
+
+
+def _add(field: Any, values: list[Any], path: str, found: CardFields) -> None:
+    if field.message_type is not None:
+        for item in values:
+            _walk(item, path, found)
+    elif field.enum_type is not None and field.enum_type.full_name in CARD_ENUMS:
+        family = CARD_ENUMS[field.enum_type.full_name]
+        found.setdefault(path, (family, Counter()))[1].update(v for v in values if v)
 
 
 def assert_no_leak(shown: CardFields, visible: Counter[int], who: str) -> None:
