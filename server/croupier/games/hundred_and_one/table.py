@@ -8,6 +8,8 @@ terms of these primitives, so each rule of shedding.md §1.2 is stated once.
 
 from __future__ import annotations
 
+from typing import Any
+
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
 from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_for
@@ -31,16 +33,24 @@ class Table:
         self.deal = state.hundred_and_one
         self.rules: Rules = rules_for(state.options.hundred_and_one)
         self.events: list[game_pb2.Event] = []
+        # Fields a move reads again and again, fetched once: every fetch of a
+        # protobuf field builds a Python wrapper (and drops it after use).
+        self.seats = state.seats
+        self.discard = self.deal.discard
+        self._hands: dict[int, Any] = {}
 
     # -- looking -------------------------------------------------------------
 
     def hand(self, seat: int):  # type: ignore[no-untyped-def]
-        return self.deal.hands[seat].cards
+        cards = self._hands.get(seat)
+        if cards is None:
+            cards = self._hands[seat] = self.deal.hands[seat].cards
+        return cards
 
     @property
     def top(self) -> int:
         """The top card of the discard pile (0 when a lead is awaited)."""
-        discard = self.deal.discard
+        discard = self.discard
         return discard[-1] if discard else 0
 
     def playable(self, card: int) -> bool:
@@ -53,21 +63,21 @@ class Table:
         return self.rules.covers(card, self.top, self.deal.active_suit)
 
     def next_of(self, seat: int) -> int:
-        return seats.next_seat(self.state.seats, seat, -1 if self.deal.reversed else 1)
+        return seats.next_seat(self.seats, seat, -1 if self.deal.reversed else 1)
 
     def previous_of(self, seat: int) -> int:
-        return seats.previous_seat(self.state.seats, seat, -1 if self.deal.reversed else 1)
+        return seats.previous_seat(self.seats, seat, -1 if self.deal.reversed else 1)
 
     # -- acting --------------------------------------------------------------
 
     def name(self, seat: int) -> str:
         """The seat's display name, for the sentences of events."""
-        return self.state.seats[seat].name or f"P{seat}"
+        return self.seats[seat].name or f"P{seat}"
 
     def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """Record an event; `says` completes the sentence "<seat name> ...".
         It never names a hidden card: those go to `cards` with `visible_to`."""
-        text = f"{self.name(seat)} {says}"
+        text = f"{self.seats[seat].name or f'P{seat}'} {says}"
         self.events.append(game_pb2.Event(kind=kind, seat=seat, text=text, **fields))  # type: ignore[arg-type]
 
     def emit_rule(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
@@ -80,9 +90,8 @@ class Table:
         shuffler = (
             (lambda cards: rng.shuffle(self.state, cards)) if self.rules.restock_shuffle else None
         )
-        drawn, restocked = piles.draw(
-            self.deal.stock, self.deal.discard, self.hand(seat), count, shuffler
-        )
+        hand = self.hand(seat)
+        drawn, restocked = piles.draw(self.deal.stock, self.discard, hand, count, shuffler)
         if restocked:
             self.emit(
                 game_pb2.EVENT_KIND_STOCK_RESTOCKED,
