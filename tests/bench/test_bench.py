@@ -1,0 +1,41 @@
+"""`make bench` runs end to end, with RLCard or without it (an optional extra)."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from croupier import bench
+
+TINY = ["--rounds", "1", "--seconds", "0.02", "--preset-seconds", "0.02", "--states", "3"]
+
+
+def test_the_bench_prints_the_comparison_and_a_row_per_preset(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    bench.main(TINY)
+    out = capsys.readouterr().out
+    assert "InProcess(trusted=True), one call per move" in out
+    assert "InProcess(trusted=False), every state validated" in out
+    for preset, seats in bench.PRESETS:
+        assert any(line.split()[:2] == [preset, str(seats)] for line in out.splitlines())
+
+
+def test_without_rlcard_the_comparison_is_skipped_and_said_so(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setitem(sys.modules, "rlcard", None)  # import rlcard raises ImportError
+    bench.main(TINY)
+    out = capsys.readouterr().out
+    assert "rlcard not installed" in out
+    assert "ratio" not in out
+
+
+def test_with_rlcard_both_of_its_loops_are_compared() -> None:
+    pytest.importorskip("rlcard")
+    loops = bench.rlcard_loops()
+    assert set(loops) == {"rlcard", "rlcard-agent"}
+    for loop in loops.values():
+        tally = loop(0.01, 0)
+        assert tally.steps > 0 and tally.episodes > 0
