@@ -1,0 +1,79 @@
+"""UNO as a Croupier game: the adapter the engine registry holds."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from google.protobuf.message import Message
+
+from croupier.engine.options import Preset
+from croupier.games.uno import acting, deal, legal, moves, notation, options, validate, view
+from croupier.v1 import game_pb2
+
+
+class Uno:
+    """UNO (shedding.md §2): the seed's rules, Mattel's, and 17 house rules."""
+
+    name = "uno"
+    display_name = "UNO"
+    description = (
+        "Shed your hand first, matching colour, number or symbol; Skip, Reverse, +2 and the "
+        "black Wilds act on the next player. Out-of-turn play: challenges, catches of a "
+        "missed 'UNO!', jump-ins and the house rules' windows."
+    )
+    # Bump on any change of behaviour, and say why in RULES.md's history.
+    rules_version = 1
+    min_seats = 2
+    max_seats = 10
+    catalogue = options.CATALOGUE
+    presets: Sequence[Preset] = options.PRESETS
+    default_preset = "seed"
+
+    def check_options(self, opts: Message, path: str) -> None:
+        options.check_options(opts, path)  # type: ignore[arg-type]
+
+    def new_game(self, state: game_pb2.GameState, opts: Message) -> list[game_pb2.Event]:
+        return deal.first_deal(state)
+
+    def validate(self, state: game_pb2.GameState) -> None:
+        validate.validate(state)
+
+    def check_move_shape(self, move: game_pb2.Move) -> None:
+        validate.check_move_shape(move)
+
+    def acting_seats(self, state: game_pb2.GameState) -> list[int]:
+        return acting.acting_seats(state)
+
+    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        return legal.legal_moves(state, seat)
+
+    def encoded_legal_moves(self, state: game_pb2.GameState, seat: int) -> list[bytes]:
+        return legal.encoded_legal_moves(state, seat)  # the hot path's form (move_codec.py)
+
+    def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
+        return legal.default_move(state, seat)
+
+    def candidate_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        return legal.candidate_moves(state, seat)
+
+    def visible_cards(self, state: game_pb2.GameState, seat: int) -> Counter[int]:
+        return view.visible_cards(state, seat)
+
+    def view_text(self, out: game_pb2.View) -> str:
+        return view.view_text(out)
+
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+        return moves.apply(state, move)
+
+    def view(self, state: game_pb2.GameState, seat: int, out: game_pb2.View) -> None:
+        view.fill_view(state, seat, out)
+
+    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+        return deal.next_deal(state)
+
+    def notation(self, move: game_pb2.Move) -> str:
+        return notation.notation(move)
+
+    def parse_notation(self, text: str, seat: int) -> game_pb2.Move:
+        return notation.parse_notation(text, seat)

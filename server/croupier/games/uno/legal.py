@@ -1,0 +1,314 @@
+"""Generating every legal UNO move of a seat, in canonical order.
+
+Written apart from `moves.py` on purpose (python-chess: the generator and the
+checker are two readings of the rules, and the conformance suite says they
+agree). Canonical order: the oneof's order of actions — plays, jump-ins,
+draw, pass, accept, challenge, call, catches, slap, time, reports, gives,
+colours, ready — plays by card value, then colour, then without and with
+"UNO!", then the exchange named (none first, by seat, then the card given).
+
+Moves are produced serialized (`encoded_legal_moves`, the engine's hot path,
+engine/move_codec.py), each one built once per distinct move and kept.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from croupier.engine.errors import FailedPrecondition
+from croupier.engine.uno_cards import (
+    BLANK,
+    COLOUR_OF,
+    COLOURS,
+    KIND_OF,
+    NUMBER_OF,
+    WILD_DRAW_FOUR,
+    Kind,
+)
+from croupier.games.uno.acting import acting_seats
+from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_for
+from croupier.v1 import game_pb2
+from croupier.v1 import uno_pb2 as pb
+
+PLAY = pb.UNO_PHASE_PLAY
+DRAWN = pb.UNO_PHASE_DRAWN
+RESPOND = pb.UNO_PHASE_RESPOND
+NAME_COLOUR = pb.UNO_PHASE_NAME_COLOUR
+
+PlayKey = tuple[int, int, bool, int, int]  # card, colour, uno, swap_with (-1: none), give
+
+
+def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+    """Every move `seat` may make now; none for a seat that may not act."""
+    return [game_pb2.Move.FromString(move) for move in encoded_legal_moves(state, seat)]
+
+
+def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
+    """`legal_moves`, each move serialized: the same moves in the same order."""
+    if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        return []
+    if seat not in acting_seats(state):
+        return []
+    deal = state.uno
+    if deal.HasField("card_swap"):
+        return [_encoded(seat, "give", c) for c in sorted(set(deal.hands[seat].cards))]
+    if deal.HasField("ready_seat"):
+        return [_encoded(seat, "ready")]
+    if deal.HasField("slap"):
+        return [_encoded(seat, "slap_time_up" if seat == deal.slap.caller else "slap")]
+    rules = rules_for(state.options.uno)
+    out: list[bytes] = []
+    holder = seat == state.current_seat
+    if holder:
+        _turn_moves(state, seat, rules, out)
+    else:
+        _jump_ins(state, seat, rules, out)
+    _side_moves(state, seat, rules, holder, out)
+    return out
+
+
+def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[bytes]) -> None:
+    """The moves of the seat whose turn it is, by phase (R4, R6, R7, U1a)."""
+    deal = state.uno
+    phase = deal.phase
+    if phase == NAME_COLOUR:
+        out.extend(_encoded(seat, "name_colour", c) for c in COLOURS)
+        return
+    hand = deal.hands[seat].cards
+    top = deal.discard[-1]
+    colour = deal.colour
+    cards = sorted(set(hand))
+    if phase == PLAY:
+        playable = rules.playable_on(top, colour)
+        legal = [c for c in cards if c in playable and _wd4_fits(c, hand, colour, rules)]
+        _plays(state, seat, rules, cards if rules.misplay else legal, False, out)
+        if rules.voluntary_draw or not legal:
+            out.append(_encoded(seat, "draw"))
+    elif phase == DRAWN:
+        drawn = deal.drawn_card
+        fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
+        _plays(state, seat, rules, cards if rules.misplay else [drawn] if fits else [], False, out)
+        if not (fits and rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST):
+            out.append(_encoded(seat, "pass"))
+    elif phase == RESPOND:
+        final = _round_decided(state, rules)
+        answers = set() if final else rules.answers(deal.pending_kind, top, colour)
+        legal = [c for c in cards if c in answers and _wd4_fits(c, hand, colour, rules)]
+        _plays(state, seat, rules, cards if rules.misplay else legal, False, out)
+        out.append(_encoded(seat, "accept"))
+        if deal.challengeable and rules.challenge:
+            out.append(_encoded(seat, "challenge"))
+
+
+def _round_decided(state: game_pb2.GameState, rules: Rules) -> bool:
+    """A final effect waits for its answer: the round itself is over (U13)."""
+    deal = state.uno
+    if rules.play_to_last:
+        return len(state.seats) - len(deal.finished) <= 1
+    return any(not hand.cards for hand in deal.hands)
+
+
+def _wd4_fits(card: int, hand: Iterable[int], colour: int, rules: Rules) -> bool:
+    """U7 STRICT: a Wild Draw Four only without a card of the current colour."""
+    if card != WILD_DRAW_FOUR or not rules.strict_wd4:
+        return True
+    return all(COLOUR_OF[c] != colour for c in hand)
+
+
+def _jump_ins(state: game_pb2.GameState, seat: int, rules: Rules, out: list[bytes]) -> None:
+    """H1: a seat other than the one to act, while the window is open."""
+    deal = state.uno
+    if not (rules.jump_in and deal.jump_in_open and deal.HasField("top_player")):
+        return
+    top = deal.discard[-1]
+    if top not in JUMPABLE or (deal.top_player == seat and not rules.jump_own):
+        return
+    cards = sorted(set(deal.hands[seat].cards))
+    if not rules.misplay:
+        cards = [c for c in cards if identical(c, top)]
+    _plays(state, seat, rules, cards, True, out)
+
+
+def _side_moves(
+    state: game_pb2.GameState, seat: int, rules: Rules, holder: bool, out: list[bytes]
+) -> None:
+    """Calls, catches and reports: the windows of R8 and H5 (and U16's false
+    ones, open to every acting seat)."""
+    deal = state.uno
+    seats = len(state.seats)
+    offender = deal.uno_offender if deal.HasField("uno_offender") else -1
+    catchable = offender >= 0 and len(deal.hands[offender].cards) == 1
+    if (offender == seat and rules.until_caught) or rules.misplay:
+        out.append(_encoded(seat, "call_uno"))
+    if rules.misplay:
+        out.extend(_encoded(seat, "catch", s) for s in range(seats) if s != seat)
+    elif catchable and offender != seat:
+        out.append(_encoded(seat, "catch", offender))
+    if deal.silence:
+        finished = deal.finished
+        out.extend(
+            _encoded(seat, "report_silence", s)
+            for s in range(seats)
+            if s != seat and s not in finished
+        )
+
+
+def _plays(
+    state: game_pb2.GameState,
+    seat: int,
+    rules: Rules,
+    cards: Iterable[int],
+    jump: bool,
+    out: list[bytes],
+) -> None:
+    """Every well-formed play of each card, with each choice it may carry."""
+    for card in cards:
+        for key in _play_keys(state, seat, rules, card):
+            out.append(_encoded_play(seat, jump, key))
+
+
+def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) -> list[PlayKey]:
+    """The choices a play of `card` may carry here (moves._check_choices)."""
+    deal = state.uno
+    hand = deal.hands[seat].cards
+    size = len(hand)
+    colours: Iterable[int] = (0,)
+    if KIND_OF[card] >= Kind.WILD and not rules.rotation:
+        colours = COLOURS
+    calls = (False, True) if size == 2 else (False,)
+    swaps: list[tuple[int, int]] = [(-1, 0)]
+    number = NUMBER_OF[card]
+    others = [s for s in range(len(state.seats)) if s != seat and s not in deal.finished]
+    if rules.seven_zero and number == 7:
+        if size >= 2 or (rules.seven_rounds and deal.stages[seat] > 1):
+            swaps = [(s, 0) for s in others]
+    elif rules.swap_five and number == 5 and size >= 2:
+        rest: list[int] = list(hand)
+        rest.remove(card)
+        gives = sorted(set(rest))
+        swaps += [(s, g) for s in others for g in gives]
+    return [(card, c, u, s, g) for c in colours for u in calls for s, g in swaps]
+
+
+# -- serialized moves, built once each -------------------------------------------------
+
+_PLAYS: dict[tuple[int, bool, PlayKey], bytes] = {}
+_OTHERS: dict[tuple[int, str, int], bytes] = {}
+_CACHE_LIMIT = 1 << 16
+
+
+def _encoded_play(seat: int, jump: bool, key: PlayKey) -> bytes:
+    entry = _PLAYS.get((seat, jump, key))
+    if entry is None:
+        if len(_PLAYS) >= _CACHE_LIMIT:
+            _PLAYS.clear()
+        entry = _PLAYS[(seat, jump, key)] = play_move(seat, *key, jump=jump).SerializeToString()
+    return entry
+
+
+def _encoded(seat: int, action: str, value: int = 0) -> bytes:
+    entry = _OTHERS.get((seat, action, value))
+    if entry is None:
+        entry = _OTHERS[(seat, action, value)] = action_move(
+            seat, action, value
+        ).SerializeToString()
+    return entry
+
+
+def play_move(
+    seat: int,
+    card: int,
+    colour: int = 0,
+    uno: bool = False,
+    swap_with: int = -1,
+    give: int = 0,
+    *,
+    jump: bool = False,
+) -> game_pb2.Move:
+    """The move playing (or, `jump`, jumping in with) `card` with its choices."""
+    move = game_pb2.Move(seat=seat)
+    play = move.uno.jump_in if jump else move.uno.play
+    play.card = card  # type: ignore[assignment]
+    play.colour = colour  # type: ignore[assignment]
+    play.uno = uno
+    if swap_with >= 0:
+        play.swap_with = swap_with
+        play.give = give  # type: ignore[assignment]
+    return move
+
+
+_VALUE_FIELDS = {
+    "catch": "seat",
+    "report_silence": "seat",
+    "give": "card",
+    "name_colour": "colour",
+}
+
+
+def action_move(seat: int, action: str, value: int = 0) -> game_pb2.Move:
+    """A move without a card choice: "draw", "pass", "accept", "challenge",
+    "call_uno", "slap", "slap_time_up", "ready"; or one carrying one value:
+    "catch" / "report_silence" (a seat), "give" (a card), "name_colour"."""
+    move = game_pb2.Move(seat=seat)
+    message = getattr(move.uno, action)
+    message.SetInParent()
+    field = _VALUE_FIELDS.get(action)
+    if field is not None:
+        setattr(message, field, value)
+    return move
+
+
+# -- the conformance suite's hooks ---------------------------------------------------
+
+
+def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
+    """The move `seat` is deemed to make when its clock runs out (RULES.md,
+    "Default move"): draw and pass; accept a pending effect; say "Ready";
+    the caller calls time, the others slap; give the lowest card; name red;
+    a seat that must play its legal card plays the first one. A seat that
+    owes nothing (it may only act in a window) gets its first listed move."""
+    moves = legal_moves(state, seat)
+    for name in ("pass", "draw", "accept", "ready", "slap_time_up", "slap"):
+        for move in moves:
+            if move.uno.WhichOneof("action") == name:
+                return move
+    if not moves:
+        raise FailedPrecondition(
+            f"seat {seat} owes no move: it may only jump in, and holds no identical card"
+        )
+    return moves[0]
+
+
+def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+    """Every well-formed move worth trying for `seat`: each card of its hand
+    and one it lacks, as a play and as a jump-in, with every colour (and
+    none), with and without "UNO!", with each exchange; every card-less
+    action; every seat caught or reported; every colour named; every card
+    given."""
+    deal = state.uno
+    hand = sorted(set(deal.hands[seat].cards))
+    deck = rules_for(state.options.uno).deck
+    foreign = next((c for c in deck if c not in hand), BLANK)
+    seats = len(state.seats)
+    others = [s for s in range(seats) if s != seat]
+    out: list[game_pb2.Move] = []
+    for jump in (False, True):
+        for card in [*hand, foreign]:
+            colours = (0, *COLOURS) if KIND_OF[card] >= Kind.WILD else (0,)
+            swaps: list[tuple[int, int]] = [(-1, 0)]
+            if NUMBER_OF[card] == 7:
+                swaps += [(s, 0) for s in [*others, seat]]
+            elif NUMBER_OF[card] == 5:
+                swaps += [(s, g) for s in others for g in hand[:3]]
+            for colour in colours:
+                for uno in (False, True):
+                    for swap, give in swaps:
+                        out.append(play_move(seat, card, colour, uno, swap, give, jump=jump))
+    for name in ("draw", "pass", "accept", "challenge", "call_uno", "slap", "slap_time_up",
+                 "ready"):  # fmt: skip
+        out.append(action_move(seat, name))
+    out += [action_move(seat, "catch", s) for s in range(seats)]
+    out += [action_move(seat, "report_silence", s) for s in range(seats)]
+    out += [action_move(seat, "give", c) for c in [*hand, foreign]]
+    out += [action_move(seat, "name_colour", c) for c in COLOURS]
+    return out
