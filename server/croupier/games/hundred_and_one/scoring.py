@@ -103,6 +103,7 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
     playing = [i for i, s in enumerate(state.seats) if not s.eliminated]
     points = [0] * len(state.seats)
     busted: list[int] = []
+    resets: list[tuple[int, int, int]] = []  # said after the points that caused them
     for seat in playing:
         if seat == winner:
             points[seat] = winner_points(last_card, rules)
@@ -112,13 +113,7 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
         total, out = settle(raw, rules)
         state.seats[seat].score = total
         if total != raw:
-            table.emit(
-                game_pb2.EVENT_KIND_SCORE_RESET,
-                seat,
-                f"has the total {raw} reset to {total}",
-                previous_points=raw,
-                points=total,
-            )
+            resets.append((seat, raw, total))
         if out:
             busted.append(seat)
 
@@ -136,6 +131,14 @@ def score_deal(table: Table, winner: int, last_card: int) -> None:
         seats=[winner],
         scores=points,
     )
+    for seat, raw, total in resets:
+        table.emit(
+            game_pb2.EVENT_KIND_SCORE_RESET,
+            seat,
+            f"has the total {raw} reset to {total}",
+            previous_points=raw,
+            points=total,
+        )
 
     for seat in busted:
         state.seats[seat].eliminated = True
