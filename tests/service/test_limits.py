@@ -1,6 +1,7 @@
 """The server's limits, each answered with its status code: the message size,
-the batch size, the calls in flight, and the caller's deadline (no work after
-it). Each limit gets its own in-process server."""
+the batch size, the calls and the streams in flight (two budgets, and health
+in neither), and the caller's deadline (no work after it). Each limit gets its
+own in-process server."""
 
 from __future__ import annotations
 
@@ -11,8 +12,18 @@ from typing import Any
 
 import grpc
 import pytest
+from grpc_health.v1 import health_pb2, health_pb2_grpc
 from prometheus_client import REGISTRY
-from serving import BIG_MESSAGES, GAME, SERVICE, from_queue, poll, positions, slow_batch
+from serving import (
+    BIG_MESSAGES,
+    GAME,
+    SERVICE,
+    SERVING,
+    from_queue,
+    poll,
+    positions,
+    slow_batch,
+)
 
 from croupier.service.config import ServerConfig
 from croupier.service.server import ServerThread
@@ -23,13 +34,20 @@ BATCH = dict(grpc_type="unary", grpc_service=SERVICE, grpc_method="ApplyMoveBatc
 
 
 @contextlib.contextmanager
-def limited(**limits: Any) -> Iterator[Stub]:
-    """A stub of a fresh in-process server with these config values."""
+def served(**limits: Any) -> Iterator[grpc.Channel]:
+    """A channel to a fresh in-process server with these config values."""
     config = ServerConfig(port=0, **{"grace": 0.0, **limits})
     with (
         ServerThread(config) as port,
         grpc.insecure_channel(f"127.0.0.1:{port}", options=BIG_MESSAGES) as channel,
     ):
+        yield channel
+
+
+@contextlib.contextmanager
+def limited(**limits: Any) -> Iterator[Stub]:
+    """A stub of a fresh in-process server with these config values."""
+    with served(**limits) as channel:
         yield service_pb2_grpc.CroupierServiceStub(channel)
 
 
@@ -87,32 +105,69 @@ def test_a_batch_over_the_batch_limit_is_resource_exhausted() -> None:
         assert all(result.response.accepted for result in response.results)
 
 
-def test_a_call_over_the_concurrency_limit_is_resource_exhausted() -> None:
-    first, second = positions(2)
-    with limited(max_concurrent_rpcs=1) as stub:
-        pending: queue.Queue[service_pb2.ApplyMoveStreamRequest | None] = queue.Queue()
-        stream = stub.ApplyMoveStream(from_queue(pending), timeout=10)
+def test_unary_calls_over_the_limit_are_resource_exhausted_and_health_still_answers() -> None:
+    # At least 2 s of engine work: it is still running while the rest happens.
+    batch = slow_batch(2.0)
+    second = positions(2)[1]
+    limits = dict(max_batch=len(batch.items), max_message_bytes=256 * 1024 * 1024)
+    with served(max_concurrent_rpcs=1, **limits) as channel:
+        stub = Stub(channel)
+        started = _sample("grpc_server_started_total", **BATCH)
+        future = stub.ApplyMoveBatch.future(batch, timeout=60)
         try:
-            # One answer back: the stream is being served, one call in flight.
-            pending.put(service_pb2.ApplyMoveStreamRequest(item=first))
-            assert next(stream).result.response.accepted
+            poll(
+                lambda: _sample("grpc_server_started_total", **BATCH) > started,
+                10,
+                "the batch to start",
+            )
             with pytest.raises(grpc.RpcError) as caught:
                 stub.ApplyMove(second, timeout=5)
             assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            assert not future.done(), "the batch ended before the premise was checked"
+            # Health is in no budget of game calls (issue 7, item 6).
+            assert _health(channel) == SERVING
+        finally:
+            future.cancel()
+
+        # The budget is back once the batch has ended (here: cancelled).
+        def served_again() -> bool:
+            try:
+                return Stub(channel).ApplyMove(second, timeout=5).accepted
+            except grpc.RpcError as error:
+                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+                return False
+
+        poll(served_again, 10, "the limit to free up once the batch ended")
+
+
+def test_streams_have_a_budget_of_their_own() -> None:
+    first, second = positions(2)
+    with served(max_streams=1, max_concurrent_rpcs=1) as channel:
+        stub = Stub(channel)
+        pending: queue.Queue[service_pb2.ApplyMoveStreamRequest | None] = queue.Queue()
+        stream = stub.ApplyMoveStream(from_queue(pending), timeout=10)
+        try:
+            # One answer back: the stream is being served.
+            pending.put(service_pb2.ApplyMoveStreamRequest(item=first))
+            assert next(stream).result.response.accepted
+            another = stub.ApplyMoveStream(
+                iter([service_pb2.ApplyMoveStreamRequest(item=second)]), timeout=5
+            )
+            with pytest.raises(grpc.RpcError) as caught:
+                list(another)
+            assert caught.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+            # An open stream takes nothing from unary calls or health.
+            assert stub.ApplyMove(second, timeout=5).accepted
+            assert _health(channel) == SERVING
         finally:
             pending.put(None)
         assert list(stream) == []
         assert stream.code() == grpc.StatusCode.OK
 
-        # The server counts the stream out just after its last answer.
-        def served() -> bool:
-            try:
-                return stub.ApplyMove(second, timeout=5).accepted
-            except grpc.RpcError as error:
-                assert error.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
-                return False
 
-        poll(served, 5, "the limit to free up once the stream ended")
+def _health(channel: grpc.Channel) -> int:
+    request = health_pb2.HealthCheckRequest(service="")
+    return health_pb2_grpc.HealthStub(channel).Check(request, timeout=5).status
 
 
 def _sample(name: str, **labels: str) -> float:

@@ -36,9 +36,17 @@ class ServerConfig:
     max_message_bytes: int = 4 * 1024 * 1024
     # Items in one ApplyMoveBatch call (RESOURCE_EXHAUSTED beyond).
     max_batch: int = 1024
-    # Calls served at once by one worker; more are refused at once with
-    # RESOURCE_EXHAUSTED instead of queueing without bound.
+    # Unary calls served at once by one worker; more are refused at once with
+    # RESOURCE_EXHAUSTED instead of queueing without bound. Health checks do not
+    # count: a busy worker is not a dead one.
     max_concurrent_rpcs: int = 256
+    # Open ApplyMoveStream calls per worker, a budget of their own: a stream
+    # mostly waits for its client, and streams that stall must not lock out
+    # unary calls (or health checks).
+    max_streams: int = 256
+    # Seconds a stream waits for its next request before the server ends it
+    # (DEADLINE_EXCEEDED), so that a stalled client frees its slot.
+    stream_idle_timeout: float = 30.0
     # Off by default so that a second server on a busy port fails loudly instead
     # of silently sharing its traffic; the multi-process supervisor turns it on.
     reuse_port: bool = False
@@ -138,6 +146,13 @@ def _non_negative_float(text: str) -> float:
     return value
 
 
+def _positive_float(text: str) -> float:
+    value = _non_negative_float(text)
+    if value == 0:
+        raise argparse.ArgumentTypeError(f"must be more than 0; got {text}")
+    return value
+
+
 def _log_level(text: str) -> str:
     level = text.strip().lower()
     if level not in LOG_LEVELS:
@@ -191,6 +206,14 @@ _FLAGS = (
     ),
     _Flag(
         "--max-concurrent-rpcs", "max_concurrent_rpcs", "CROUPIER_MAX_CONCURRENT_RPCS",
-        _positive_int, "N", "calls one worker serves at once; more get RESOURCE_EXHAUSTED",
+        _positive_int, "N", "unary calls one worker serves at once; more get RESOURCE_EXHAUSTED",
+    ),
+    _Flag(
+        "--max-streams", "max_streams", "CROUPIER_MAX_STREAMS", _positive_int, "N",
+        "ApplyMoveStream calls one worker keeps open; more get RESOURCE_EXHAUSTED",
+    ),
+    _Flag(
+        "--stream-idle-timeout", "stream_idle_timeout", "CROUPIER_STREAM_IDLE_TIMEOUT",
+        _positive_float, "SECONDS", "time a stream waits for its next request before it is ended",
     ),
 )  # fmt: skip

@@ -5,13 +5,23 @@ through interceptors), so the observation wrapper is made once per method at
 start-up rather than once per call. Requests are decoded by a deserializer
 that never raises, so unparsable bytes become INVALID_ARGUMENT here instead of
 grpc's generic failure.
+
+Every call goes through one of two wrappers, `_unary` and `_stream`, which
+own its life in one code path: observe it, refuse it when the worker is at a
+limit or stopping, run it, and end it — with its answer, with the status its
+error maps to (`_fail`), or, when the client has gone, with only the count.
+A failure sets the call's status and returns instead of raising through
+`context.abort`: grpc keeps an abort's exception in the call, and that
+exception's traceback leads back to the call, a reference cycle that held the
+request and its error until the next full garbage collection (issue 7,
+item 5: a worker grew by megabytes per large error).
 """
 
 from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import grpc
@@ -20,11 +30,18 @@ from grpc_health.v1 import health_pb2
 from grpc_status import rpc_status
 
 from croupier.engine import api
-from croupier.engine.errors import FailedPrecondition, InvalidInput
+from croupier.engine.errors import InvalidInput
 from croupier.service.config import ServerConfig
 from croupier.service.decoding import Unparsable, tolerant_deserializer
-from croupier.service.errors import DeadlinePassed, Overloaded, item_error, status_for
-from croupier.service.observe import REQUEST_ID, Call, Observer, Tally
+from croupier.service.errors import (
+    DeadlinePassed,
+    Overloaded,
+    ShuttingDown,
+    is_bug,
+    item_error,
+    status_for,
+)
+from croupier.service.observe import REQUEST_ID, Call, Observer, Tally, move_outcome
 from croupier.v1 import service_pb2
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["CroupierService"]
@@ -38,22 +55,58 @@ _BIDI = "bidi_stream"
 # A batch hands the event loop back this often, so that one large batch does
 # not keep a worker's health checks and other calls waiting.
 _YIELD_EVERY = 64
+# A client's cancel reaches a stream first as the end of its requests, and a
+# moment later (a few ms at most, measured) as the cancellation of the
+# handler: a stream whose requests end waits that moment out, so that a
+# cancelled stream is counted CANCELLED rather than OK.
+_CANCEL_SETTLE_SECONDS = 0.02
+
+Work = Callable[[Any, Call, Any], Awaitable[bytes]]
+
+
+class _ClientGone(Exception):
+    """The client cancelled the call or its deadline passed: nobody to answer."""
+
+
+def _unparsable(request: Unparsable) -> InvalidInput:
+    return InvalidInput("request", f"cannot be parsed as {request.type_name}")
 
 
 def _parsed(request: Any) -> Any:
     if isinstance(request, Unparsable):
-        raise InvalidInput("request", f"cannot be parsed as {request.type_name}")
+        raise _unparsable(request)
     return request
 
 
-async def _abort(call: Call, context: Any, error: BaseException, game: str) -> None:
-    """End the call with the status `error` maps to (errors.py), observed."""
+def _when_finished(callback: Callable[[object], None]) -> None:
+    """Call `callback` when grpc has finished the current call: its answer
+    handed to the connection, not merely returned by the handler, so that a
+    drained worker may end its process without cutting an answer short.
+    (The call's task, not `context.add_done_callback`, whose callback holds
+    the context in a reference cycle with the call's state.)"""
+    task = asyncio.current_task()
+    assert task is not None, "a handler runs in grpc's task for its call"
+    task.add_done_callback(callback)
+
+
+def _fail(call: Call, context: Any, error: BaseException) -> None:
+    """End the call with the status `error` maps to (errors.py), observed;
+    the handler returns no answer after this."""
     status, internal = status_for(error)
     rich = rpc_status.to_status(status)
-    call.failed(rich.code.name, status.message, game, error if internal else None)
-    await context.abort(
-        rich.code, rich.details, (*rich.trailing_metadata, (REQUEST_ID, call.request_id))
-    )
+    call.failed(rich.code.name, status.message, error if internal else None)
+    context.set_code(rich.code)
+    context.set_details(rich.details)
+    context.set_trailing_metadata((*rich.trailing_metadata, (REQUEST_ID, call.request_id)))
+
+
+def _client_gone(call: Call, context: Any) -> None:
+    """Count a call whose client has gone, by why it went."""
+    remaining = context.time_remaining()
+    if remaining is not None and remaining <= 0:
+        call.failed(grpc.StatusCode.DEADLINE_EXCEEDED.name, "the caller's deadline passed")
+    else:
+        call.failed(grpc.StatusCode.CANCELLED.name, "cancelled by the caller")
 
 
 def _encode(response: Any, limit: int) -> bytes:
@@ -74,11 +127,38 @@ def _game_of(request: Any) -> str:
 
 
 class Handlers:
-    """Builds the observed handlers of CroupierService and Health."""
+    """Builds the observed handlers of CroupierService and Health, and keeps
+    the worker's limits: unary calls and open streams each have a budget of
+    their own, and health checks are in neither (a busy worker is alive)."""
 
     def __init__(self, config: ServerConfig, observer: Observer) -> None:
         self.config = config
         self.observer = observer
+        self.calls = 0  # unary CroupierService calls not yet finished
+        self.streams = 0  # ApplyMoveStream calls not yet finished
+        self.refusing = False
+
+    def _unary_done(self, task: object) -> None:
+        self.calls -= 1
+
+    def _stream_done(self, task: object) -> None:
+        self.streams -= 1
+
+    def refuse(self) -> None:
+        """The server is stopping: every call from now on gets UNAVAILABLE,
+        which clients retry elsewhere (grpc's own refusal in its last moments
+        is CANCELLED, which they do not)."""
+        self.refusing = True
+
+    async def settled(self, timeout: float) -> bool:
+        """Wait, at most `timeout` seconds, until no call is in flight; whether
+        none is."""
+        deadline = time.monotonic() + timeout
+        while self.calls or self.streams:
+            if time.monotonic() >= deadline:
+                return False
+            await asyncio.sleep(0.01)
+        return True
 
     def croupier(self) -> dict[str, grpc.RpcMethodHandler]:
         # Engine functions by name, looked up on `api` at call time so that a
@@ -94,39 +174,43 @@ class Handlers:
         }
         handlers = {}
         for method in SERVICE.methods:
-            request_class = message_factory.GetMessageClass(method.input_type)
-            response_class = message_factory.GetMessageClass(method.output_type)
-            kwargs = dict(
-                request_deserializer=tolerant_deserializer(request_class),
-                response_serializer=response_class.SerializeToString,
-            )
-            # Unary handlers answer with bytes they encoded (see _encode): no
-            # serializer, grpc sends them as they are.
-            encoded = dict(kwargs, response_serializer=None)
-            if method.name == "ApplyMove":
-                behaviour = self._apply_move()
-            elif method.name == "ApplyMoveBatch":
-                behaviour = self._apply_move_batch()
-            elif method.name == "ApplyMoveStream":
+            deserializer = tolerant_deserializer(message_factory.GetMessageClass(method.input_type))
+            # No response serializers: every handler sends bytes it encoded
+            # (see _encode), which grpc sends as they are.
+            if method.name == "ApplyMoveStream":
                 handlers[method.name] = grpc.stream_stream_rpc_method_handler(
-                    self._apply_move_stream(), **kwargs
+                    self._stream(), request_deserializer=deserializer
                 )
                 continue
+            work: Work
+            if method.name == "ApplyMove":
+                work = self._apply_move
+            elif method.name == "ApplyMoveBatch":
+                work = self._apply_move_batch
             else:
-                behaviour = self._unary(method.name, engine_calls[method.name])
-            handlers[method.name] = grpc.unary_unary_rpc_method_handler(behaviour, **encoded)
+                work = self._engine_call(engine_calls[method.name])
+            handlers[method.name] = grpc.unary_unary_rpc_method_handler(
+                self._unary(method.name, work), request_deserializer=deserializer
+            )
         return handlers
 
     def health(self, servicer: Any) -> dict[str, grpc.RpcMethodHandler]:
         """Health/Check observed like every other unary call (it is the load
-        test's baseline, so it must pay the same observation cost); Watch as is."""
+        test's baseline, so it must pay the same observation cost) but outside
+        the call limits; Watch as is."""
         observer = self.observer
         method = observer.metrics.method(_UNARY, HEALTH_SERVICE_NAME, "Check")
         check = servicer.Check
 
         async def Check(request: Any, context: Any) -> Any:
             call = observer.start(method, context)
-            response = await check(request, context)
+            if self.refusing:
+                return _fail(call, context, ShuttingDown("the server is stopping"))
+            try:
+                response = await check(request, context)
+            except grpc.aio.AbortError:  # NOT_FOUND: a service it does not know
+                call.failed(context.code().name, context.details())
+                raise
             call.ok()
             return response
 
@@ -143,130 +227,173 @@ class Handlers:
             ),
         }
 
-    # -- behaviours -----------------------------------------------------------
+    # -- the two wrappers -------------------------------------------------------
 
-    def _unary(self, name: str, engine_call: str) -> Callable[[Any, Any], Awaitable[Any]]:
+    def _unary(self, name: str, work: Work) -> Callable[[Any, Any], Awaitable[Any]]:
         observer = self.observer
-        limit = self.config.max_message_bytes
         method = observer.metrics.method(_UNARY, SERVICE_NAME, name)
+        limit = self.config.max_concurrent_rpcs
 
         async def handle(request: Any, context: Any) -> Any:
             call = observer.start(method, context)
-            game = ""
+            if self.refusing:
+                return _fail(call, context, ShuttingDown("the server is stopping"))
+            if self.calls >= limit:
+                return _fail(call, context, Overloaded(f"{limit} calls in flight; retry later"))
+            self.calls += 1
+            _when_finished(self._unary_done)
             try:
-                game = _game_of(_parsed(request))
-                data = _encode(getattr(api, engine_call)(request), limit)
+                data = await work(request, call, context)
+            except asyncio.CancelledError:
+                _client_gone(call, context)
+                raise
             except Exception as error:
-                await _abort(call, context, error, game)
-            call.ok(game)
+                return _fail(call, context, error)
+            call.ok()
             return data
 
+        handle.__name__ = name
         return handle
 
-    def _apply_move(self) -> Callable[[Any, Any], Awaitable[Any]]:
-        observer = self.observer
-        limit = self.config.max_message_bytes
-        method = observer.metrics.method(_UNARY, SERVICE_NAME, "ApplyMove")
-
-        async def ApplyMove(request: Any, context: Any) -> Any:
-            call = observer.start(method, context)
-            game = ""
-            try:
-                game = _parsed(request).state.game
-                response = api.apply_move(request)
-                data = _encode(response, limit)
-            except Exception as error:
-                observer.count_invalid_move(game)
-                await _abort(call, context, error, game)
-            observer.count_move(game, response)
-            call.ok(game, response)
-            return data
-
-        return ApplyMove
-
-    @staticmethod
-    def _apply_item(item: service_pb2.ApplyMoveRequest, result: Any, tally: Tally) -> None:
-        """One ApplyMove inside a batch or stream: the unary answer, or its error."""
-        game = item.state.game
-        try:
-            api.apply_move(item, into=result.response)
-        except (InvalidInput, FailedPrecondition) as error:
-            result.ClearField("response")
-            item_error(error, result.error)
-            tally.invalid(game)
-            return
-        tally.move(game, result.response)
-
-    def _apply_move_batch(self) -> Callable[[Any, Any], Awaitable[Any]]:
-        observer = self.observer
-        method = observer.metrics.method(_UNARY, SERVICE_NAME, "ApplyMoveBatch")
-        limit = self.config.max_batch
-        max_bytes = self.config.max_message_bytes
-
-        async def ApplyMoveBatch(request: Any, context: Any) -> Any:
-            call = observer.start(method, context)
-            try:
-                items = _parsed(request).items
-                if len(items) > limit:
-                    raise Overloaded(f"{len(items)} items; this server takes at most {limit}")
-                remaining = context.time_remaining()
-                deadline = None if remaining is None else time.monotonic() + remaining
-                response = service_pb2.ApplyMoveBatchResponse()
-                results = response.results
-                tally = Tally(observer)
-                try:
-                    for done, item in enumerate(items):
-                        # No item is started once the caller has stopped waiting.
-                        if deadline is not None and time.monotonic() >= deadline:
-                            raise DeadlinePassed(
-                                f"deadline passed after {done} of {len(items)} items"
-                            )
-                        if done and done % _YIELD_EVERY == 0:
-                            tally.flush()
-                            await asyncio.sleep(0)  # let health, signals and other calls in
-                        self._apply_item(item, results.add(), tally)
-                finally:
-                    tally.flush()  # the moves played count, even past a deadline
-                data = _encode(response, max_bytes)
-            except Exception as error:
-                await _abort(call, context, error, "")
-            call.ok(items=len(items))
-            return data
-
-        return ApplyMoveBatch
-
-    def _apply_move_stream(self) -> Callable[[Any, Any], AsyncIterator[Any]]:
+    def _stream(self) -> Callable[[Any, Any], Awaitable[None]]:
         observer = self.observer
         method = observer.metrics.method(_BIDI, SERVICE_NAME, "ApplyMoveStream")
+        limit = self.config.max_streams
 
-        async def ApplyMoveStream(requests: Any, context: Any) -> AsyncIterator[Any]:
+        # A coroutine that reads and writes itself (not an async generator):
+        # a send to a client that has gone then fails here, where it is
+        # counted, instead of inside grpc, which logs it as an error.
+        async def ApplyMoveStream(requests: Any, context: Any) -> None:
             call = observer.start(method, context)
-            count = 0
+            if self.refusing:
+                return _fail(call, context, ShuttingDown("the server is stopping"))
+            if self.streams >= limit:
+                return _fail(call, context, Overloaded(f"{limit} streams open; retry later"))
+            self.streams += 1
+            _when_finished(self._stream_done)
             try:
-                async for request in requests:
-                    out = service_pb2.ApplyMoveStreamResponse()
-                    if isinstance(request, Unparsable):
-                        item_error(
-                            InvalidInput("request", f"cannot be parsed as {request.type_name}"),
-                            out.result.error,
-                        )
-                    else:
-                        tally = Tally(observer)
-                        self._apply_item(request.item, out.result, tally)
-                        tally.flush()
-                    count += 1
-                    yield out
+                await self._serve_stream(call, context)
+            except (asyncio.CancelledError, _ClientGone):
+                _client_gone(call, context)
+                # Ended as grpc ends a call its client cancelled: quietly.
+                raise asyncio.CancelledError from None
             except Exception as error:
-                await _abort(call, context, error, "")
-            call.ok(items=count)
+                return _fail(call, context, error)
+            call.ok()
 
         return ApplyMoveStream
+
+    # -- what the calls do --------------------------------------------------------
+
+    def _engine_call(self, name: str) -> Work:
+        limit = self.config.max_message_bytes
+
+        async def work(request: Any, call: Call, context: Any) -> bytes:
+            call.game = _game_of(_parsed(request))
+            return _encode(getattr(api, name)(request), limit)
+
+        return work
+
+    async def _apply_move(self, request: Any, call: Call, context: Any) -> bytes:
+        call.game = game = _parsed(request).state.game
+        try:
+            response = api.apply_move(request)
+        except Exception as error:
+            self.observer.count("internal" if is_bug(error) else "invalid", game)
+            raise
+        self.observer.count(move_outcome(response), game)
+        call.response = response
+        return _encode(response, self.config.max_message_bytes)
+
+    async def _apply_move_batch(self, request: Any, call: Call, context: Any) -> bytes:
+        items = _parsed(request).items
+        limit = self.config.max_batch
+        if len(items) > limit:
+            raise Overloaded(f"{len(items)} items; this server takes at most {limit}")
+        call.items = len(items)
+        remaining = context.time_remaining()
+        deadline = None if remaining is None else time.monotonic() + remaining
+        response = service_pb2.ApplyMoveBatchResponse()
+        results = response.results
+        tally = Tally(self.observer)
+        try:
+            for done, item in enumerate(items):
+                # No item is started once the caller has stopped waiting.
+                if deadline is not None and time.monotonic() >= deadline:
+                    raise DeadlinePassed(f"deadline passed after {done} of {len(items)} items")
+                if done and done % _YIELD_EVERY == 0:
+                    tally.flush()
+                    await asyncio.sleep(0)  # let health, signals and other calls in
+                _apply_item(item, results.add(), tally, call, done)
+        finally:
+            tally.flush()  # the moves played count, even past a deadline or a cancel
+        return _encode(response, self.config.max_message_bytes)
+
+    async def _serve_stream(self, call: Call, context: Any) -> None:
+        """Answer requests in order until the client closes its side."""
+        idle = self.config.stream_idle_timeout
+        limit = self.config.max_message_bytes
+        while True:
+            # (Not asyncio.wait_for: on Python 3.11 it loses a cancel that
+            # comes with the read's result, and a client's cancel does.)
+            try:
+                async with asyncio.timeout(idle):
+                    request = await context.read()
+            except TimeoutError:
+                raise DeadlinePassed(
+                    f"no request for {idle:g} s; a stream waits at most that long for the next"
+                ) from None
+            if request is grpc.aio.EOF:
+                break
+            out = service_pb2.ApplyMoveStreamResponse()
+            if isinstance(request, Unparsable):
+                item_error(_unparsable(request), out.result.error)
+            else:
+                tally = Tally(self.observer)
+                _apply_item(request.item, out.result, tally, call, call.items)
+                tally.flush()
+            call.items += 1
+            data = out.SerializeToString()
+            if len(data) > limit:  # this answer alone is refused, not the stream
+                too_big = Overloaded(f"the answer is {len(data)} bytes; at most {limit}")
+                out.Clear()
+                item_error(too_big, out.result.error)
+                data = out.SerializeToString()
+            try:
+                await context.write(data)
+            except Exception:  # grpc's error for a send on a call that has ended
+                raise _ClientGone from None
+        remaining = context.time_remaining()
+        if remaining is not None and remaining <= 0:
+            raise _ClientGone  # the requests ended because the deadline did
+        await asyncio.sleep(_CANCEL_SETTLE_SECONDS)
+
+
+def _apply_item(
+    item: service_pb2.ApplyMoveRequest, result: Any, tally: Tally, call: Call, index: int
+) -> None:
+    """One ApplyMove inside a batch or stream: the unary answer, or its error.
+    Whatever the engine raises fails this item alone; a bug (INTERNAL) is
+    logged with its traceback, once."""
+    game = item.state.game
+    try:
+        api.apply_move(item, into=result.response)
+    except Exception as error:
+        result.ClearField("response")
+        if item_error(error, result.error):
+            call.item_failed(index, game, error)
+            tally.add("internal", game)
+        else:
+            tally.add("invalid", game)
+        return
+    tally.add(move_outcome(result.response), game)
 
 
 def register(
     server: grpc.aio.Server, config: ServerConfig, observer: Observer, health: Any
-) -> None:
-    """Add CroupierService and Health to `server`, observed."""
+) -> Handlers:
+    """Add CroupierService and Health to `server`, observed; the handlers
+    (whose `refuse` and `settled` stop the server gracefully)."""
     handlers = Handlers(config, observer)
     for name, table in (
         (SERVICE_NAME, handlers.croupier()),
@@ -276,3 +403,4 @@ def register(
         # method; the generic handler serves every other caller (grpcurl).
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, table),))
         server.add_registered_method_handlers(name, table)
+    return handlers

@@ -11,9 +11,11 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sys
 import threading
+from dataclasses import dataclass
 from types import TracebackType
-from typing import Any
+from typing import Any, NoReturn
 
 import grpc
 import structlog
@@ -33,29 +35,67 @@ HEALTH_CHECKED = ("", SERVICE_NAME)
 _log = structlog.get_logger("croupier.service")
 
 
+# Transport settings against clients that hold connections without using
+# them (issue 7, item 6); grpc enforces them itself.
+_TRANSPORT = (
+    # Calls at once on one connection (HTTP/2 SETTINGS_MAX_CONCURRENT_STREAMS):
+    # one client cannot take a worker's whole budget over a single connection.
+    ("grpc.max_concurrent_streams", 64),
+    # Ping a connection that has been quiet this long, and drop it when the
+    # ping is not answered in time: a vanished peer's calls end within ~80 s.
+    ("grpc.keepalive_time_ms", 60_000),
+    ("grpc.keepalive_timeout_ms", 20_000),
+    # Clients may ping as often as every 10 s (also with no call open); more
+    # often counts a strike, and two strikes close the connection.
+    ("grpc.http2.min_ping_interval_without_data_ms", 10_000),
+    ("grpc.keepalive_permit_without_calls", 1),
+    ("grpc.http2.max_ping_strikes", 2),
+    # A connection without calls for 5 minutes is closed (GOAWAY; a client
+    # reconnects on its next call), and one that never finishes its HTTP/2
+    # handshake, after 10 s.
+    ("grpc.max_connection_idle_ms", 300_000),
+    ("grpc.server_handshake_timeout_ms", 10_000),
+    # Every connection is closed after an hour (GOAWAY, then 10 minutes for
+    # its calls): the bound on anything a stalled client still holds, and what
+    # lets new replicas get a share of long-lived clients.
+    ("grpc.max_connection_age_ms", 3_600_000),
+    ("grpc.max_connection_age_grace_ms", 600_000),
+)
+
+
+@dataclass(frozen=True)
+class Built:
+    """A server, not yet started, with the parts its shutdown needs."""
+
+    server: grpc.aio.Server
+    port: int
+    health: Any  # the grpc_health HealthServicer
+    handlers: handlers.Handlers
+
+
 def create_server(config: ServerConfig) -> tuple[grpc.aio.Server, int]:
     """A server, not yet started, serving CroupierService, health and reflection
     on config.host:config.port; returns it with the bound port (the one the
     system picked when config.port is 0). Raises OSError when it cannot bind."""
-    server, port, _ = build(config)
-    return server, port
+    built = build(config)
+    return built.server, built.port
 
 
-def build(config: ServerConfig) -> tuple[grpc.aio.Server, int, Any]:
-    """`create_server`, also returning the health servicer (for shutdown)."""
+def build(config: ServerConfig) -> Built:
+    """`create_server`, with the health servicer and handlers (for shutdown)."""
+    # No grpc-wide limit on calls in flight (maximum_concurrent_rpcs): it would
+    # count health checks too. The handlers keep the limits of game calls.
     server = grpc.aio.server(
         options=[
             ("grpc.so_reuseport", int(config.reuse_port)),
             ("grpc.max_receive_message_length", config.max_message_bytes),
             ("grpc.max_send_message_length", config.max_message_bytes),
+            *_TRANSPORT,
         ],
-        # Beyond this many calls in flight grpc answers RESOURCE_EXHAUSTED at
-        # once instead of queueing without bound.
-        maximum_concurrent_rpcs=config.max_concurrent_rpcs,
     )
     health_servicer = health.aio.HealthServicer()
     observer = Observer(metrics(), config.log_level)
-    handlers.register(server, config, observer, health_servicer)
+    served = handlers.register(server, config, observer, health_servicer)
     reflection.enable_server_reflection(
         (SERVICE_NAME, handlers.HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
     )
@@ -66,7 +106,7 @@ def build(config: ServerConfig) -> tuple[grpc.aio.Server, int, Any]:
         raise OSError(f"cannot listen on {address}: {error}") from error
     if port == 0:  # older grpc versions report a failed bind this way
         raise OSError(f"cannot listen on {address}")
-    return server, port, health_servicer
+    return Built(server, port, health_servicer, served)
 
 
 async def _mark_serving(health_servicer: Any) -> None:
@@ -74,37 +114,61 @@ async def _mark_serving(health_servicer: Any) -> None:
         await health_servicer.set(name, health_pb2.HealthCheckResponse.SERVING)
 
 
-async def run_worker(config: ServerConfig, stop: asyncio.Event) -> int:
-    """Serve until `stop` is set, then stop gracefully: health NOT_SERVING,
-    `config.drain` seconds for balancers to notice, then new calls are refused
-    and those in flight get `config.grace` seconds. Returns the exit code."""
+async def _drain(built: Built, config: ServerConfig) -> bool:
+    """The graceful part of a stop: health NOT_SERVING, `config.drain`
+    seconds of serving as usual for balancers to notice, then every new call
+    refused with UNAVAILABLE while the calls in flight get `config.grace`
+    seconds. Whether they all finished."""
+    await built.health.enter_graceful_shutdown()
+    if config.drain:
+        await asyncio.sleep(config.drain)
+    built.handlers.refuse()
+    return await built.handlers.settled(config.grace)
+
+
+async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
+    """Serve until `stop` is set, drain (`_drain`), then end the process.
+
+    grpc is never shut down, not even by the garbage collector (the server
+    stays referenced until the process ends): its shutdown refuses the calls
+    that reach it in its last moments with CANCELLED, which clients do not
+    retry, while a closed socket makes them UNAVAILABLE, which they do
+    (issue 7, item 9)."""
     try:
-        server, port, health_servicer = build(config)
+        built = build(config)
     except OSError as error:
         _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
-        return 1
-    await server.start()
-    await _mark_serving(health_servicer)
+        _exit(1)
+    await built.server.start()
+    await _mark_serving(built.health)
     backend = api_implementation.Type()
     # The pure-Python protobuf backend is 11-240x slower (DESIGN.md): say so loudly.
     report = _log.info if backend == "upb" else _log.warning
     report(
-        "worker_listening", host=config.host, port=port, pid=os.getpid(), protobuf_backend=backend
+        "worker_listening",
+        host=config.host,
+        port=built.port,
+        pid=os.getpid(),
+        protobuf_backend=backend,
     )
     await stop.wait()
     _log.info("worker_stopping", pid=os.getpid(), grace_seconds=config.grace)
-    await health_servicer.enter_graceful_shutdown()
-    if config.drain:
-        await asyncio.sleep(config.drain)
-    await server.stop(config.grace)
-    _log.info("worker_stopped", pid=os.getpid())
-    return 0
+    finished = await _drain(built, config)
+    _log.info("worker_stopped", pid=os.getpid(), calls_cut=not finished)
+    _exit(0)
 
 
-def worker_main(config: ServerConfig) -> int:
-    """A worker process's body: serve until SIGTERM or SIGINT."""
+def _exit(code: int) -> NoReturn:
+    """End the process now, with grpc and its event loop as they are."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
 
-    async def main() -> int:
+
+def worker_main(config: ServerConfig) -> NoReturn:
+    """A worker process's body: serve until SIGTERM or SIGINT, then end."""
+
+    async def main() -> NoReturn:
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         stop_signals = (signal.SIGTERM, signal.SIGINT)
@@ -113,9 +177,10 @@ def worker_main(config: ServerConfig) -> int:
         # The supervisor blocked these around the fork; grpc's threads are
         # created after this, so they inherit the unblocked mask.
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
-        return await run_worker(config, stop)
+        await run_worker(config, stop)
 
-    return asyncio.run(main())
+    asyncio.new_event_loop().run_until_complete(main())
+    raise AssertionError("run_worker ends the process")
 
 
 class ServerThread:
@@ -140,17 +205,19 @@ class ServerThread:
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
         try:
-            server, self.port, health_servicer = build(self.config)
-            await server.start()
-            await _mark_serving(health_servicer)
+            built = build(self.config)
+            self.port = built.port
+            await built.server.start()
+            await _mark_serving(built.health)
         except BaseException as error:  # surfaced to the caller of start()
             self._error = error
             self._ready.set()
             return
         self._ready.set()
         await self._stop.wait()
-        await health_servicer.enter_graceful_shutdown()
-        await server.stop(self.config.grace)
+        await _drain(built, self.config)
+        # A process cannot end here: grpc's own shutdown, calls in flight cut.
+        await built.server.stop(0)
 
     def start(self) -> int:
         self._thread.start()
