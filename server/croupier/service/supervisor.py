@@ -6,11 +6,17 @@ same port with SO_REUSEPORT, so the kernel spreads connections over them. The
 supervisor restarts a worker that dies, serves the Prometheus endpoint for all
 of them (prometheus-client multiprocess mode, in a directory it creates and
 removes), and on SIGTERM or SIGINT stops them all gracefully and exits 0.
+
+A worker never outlives its supervisor (issue 7, item 7): the kernel kills it
+when the supervisor dies (Linux's parent-death signal), and a thread of its
+own checks for a new parent in case that signal is not there. What a killed
+supervisor cannot remove, its metrics directory, the next one does.
 """
 
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import shutil
 import signal
@@ -31,6 +37,11 @@ from croupier.service.logs import configure_logging
 _log = structlog.get_logger("croupier.supervisor")
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT)
+METRICS_DIR_PREFIX = "croupier-metrics-"
+# prctl(2): the signal a process gets when the thread that forked it dies.
+_PR_SET_PDEATHSIG = 1
+# How often a worker checks that its supervisor is still its parent.
+_PARENT_CHECK_SECONDS = 0.5
 # A worker that dies this soon after starting, this many times in a row, is
 # not going to come up (a bad config, a port taken): give up instead of looping.
 _QUICK_DEATH_SECONDS = 2.0
@@ -42,12 +53,16 @@ def serve(config: ServerConfig) -> int:
     configure_logging(config.log_level)
     if "prometheus_client" in sys.modules:
         _log.warning("metrics_single_process", reason="prometheus_client imported before launch")
-    metrics_dir = tempfile.mkdtemp(prefix="croupier-metrics-")
+    _remove_stale_metrics_dirs(tempfile.gettempdir())
+    # Named by the supervisor's pid, so that the next launch can tell the
+    # directory of a supervisor that was killed (and could not remove it).
+    metrics_dir = tempfile.mkdtemp(prefix=f"{METRICS_DIR_PREFIX}{os.getpid()}-")
     # Before prometheus_client is imported: it picks its storage at import.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     try:
-        with _reserve_port(config.host, config.port) as port:
-            return _Supervisor(replace(config, port=port, reuse_port=True)).run()
+        with _reserve_port(config.host, config.port) as (port, holder):
+            supervisor = _Supervisor(replace(config, port=port, reuse_port=True), [holder])
+            return supervisor.run()
     except OSError as error:
         _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
         return 1
@@ -55,11 +70,50 @@ def serve(config: ServerConfig) -> int:
         shutil.rmtree(metrics_dir, ignore_errors=True)
 
 
+def _remove_stale_metrics_dirs(parent: str) -> None:
+    """Remove the metrics directories of supervisors that are gone."""
+    for name in os.listdir(parent):
+        pid_text = name.removeprefix(METRICS_DIR_PREFIX).split("-", 1)[0]
+        stale = pid_text.isdigit() and not _alive(int(pid_text))
+        if name.startswith(METRICS_DIR_PREFIX) and stale:
+            path = os.path.join(parent, name)
+            shutil.rmtree(path, ignore_errors=True)
+            _log.info("stale_metrics_dir_removed", path=path)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # someone else's process
+        return True
+    return True
+
+
+def _die_with(parent: int) -> None:
+    """In a worker: end when `parent` (the supervisor) does. The kernel's
+    parent-death signal does it at once on Linux; a thread watching for a new
+    parent does it within _PARENT_CHECK_SECONDS anywhere (and covers a parent
+    that died before the signal was armed)."""
+    if sys.platform == "linux":
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(_PARENT_CHECK_SECONDS)
+        _log.error("supervisor_gone", pid=os.getpid(), supervisor=parent)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
+
+
 @contextlib.contextmanager
-def _reserve_port(host: str, port: int) -> Iterator[int]:
+def _reserve_port(host: str, port: int) -> Iterator[tuple[int, socket.socket]]:
     """Check that the port is free, then hold it (bound, not listening, with
     SO_REUSEPORT) so that the workers can share it and nobody else takes it;
-    resolves port 0 to a free port."""
+    resolves port 0 to a free port. Yields the port and the holding socket."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     with socket.socket(family, socket.SOCK_STREAM) as probe:
         probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
@@ -70,7 +124,7 @@ def _reserve_port(host: str, port: int) -> Iterator[int]:
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
         holder.bind((host, port))
-        yield port
+        yield port, holder
     finally:
         holder.close()
 
@@ -83,8 +137,10 @@ class _QuietHandler(wsgiref.simple_server.WSGIRequestHandler):
 
 
 class _Supervisor:
-    def __init__(self, config: ServerConfig) -> None:
+    def __init__(self, config: ServerConfig, sockets: list[socket.socket]) -> None:
         self.config = config
+        # Sockets of the supervisor's own, which a worker closes after the fork.
+        self.sockets = sockets
         self.workers: dict[int, float] = {}  # pid -> start time
         self.stop_signal = 0
         self.quick_deaths = 0
@@ -102,6 +158,7 @@ class _Supervisor:
             make_wsgi_app(registry),
             handler_class=_QuietHandler,
         )
+        self.sockets.append(http.socket)
         for sig in STOP_SIGNALS:
             signal.signal(sig, self._on_signal)
         for _ in range(self.config.workers):
@@ -128,18 +185,25 @@ class _Supervisor:
         self.stop_signal = signum
 
     def _spawn(self) -> None:
+        supervisor = os.getpid()
         pid = os.fork()
         if pid == 0:  # the worker
             code = 1
             try:
                 # Held until the worker's own handlers are in place: a stop
                 # signal during start-up then still means a graceful stop.
+                # (Before any thread starts, so that every thread inherits it.)
                 signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
                 for sig in STOP_SIGNALS:
                     signal.signal(sig, signal.SIG_DFL)
+                _die_with(supervisor)
+                # A worker holding the metrics listener would take scrapes it
+                # never answers once the supervisor is gone.
+                for inherited in self.sockets:
+                    inherited.close()
                 from croupier.service.server import worker_main  # grpc after the fork
 
-                code = worker_main(self.config)
+                worker_main(self.config)  # ends the process
             finally:
                 os._exit(code)
         self.workers[pid] = time.monotonic()
