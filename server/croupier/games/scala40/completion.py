@@ -104,7 +104,11 @@ def _search(pos: Position, depth: int, seen: set[tuple]) -> bool:  # type: ignor
         return _discard_left(pos) is None
     if depth == 0:
         return False
-    key = (tuple(sorted(pos.hand)), tuple(id(m.meld) for m in pos.melds), pos.jokers_owed)
+    key = (
+        tuple(sorted(pos.hand)),
+        tuple((m.meld.cards, m.meld.joker_as) for m in pos.melds),
+        pos.jokers_owed,
+    )
     if key in seen:
         return False
     seen.add(key)
