@@ -84,3 +84,12 @@ FUZZ_ARGS ?=
 fuzz: $(STAMP)
 	PYTHONPATH=deploy/fuzz $(BIN)/python -m croupier_fuzz --inputs $(FUZZ_INPUTS) \
 		--seed $(FUZZ_SEED) $(FUZZ_ARGS)
+
+# The fault scenarios of issue 7 (slow clients, a connection flood, cancelled
+# calls, SIGTERM under load, kill -9 of the supervisor) against real servers on
+# 127.0.0.1: bounded, a report printed and written to reports/chaos/REPORT.md;
+# not part of `make test`. E.g. make chaos CHAOS_ARGS="--only sigterm".
+CHAOS_ARGS ?=
+.PHONY: chaos
+chaos: $(STAMP)
+	$(BIN)/python deploy/chaos/run.py --report reports/chaos/REPORT.md $(CHAOS_ARGS)
