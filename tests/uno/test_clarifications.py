@@ -1,0 +1,186 @@
+"""Every clarification of §2.15 (C-UNO-1 … C-UNO-11) pinned by a test."""
+
+from __future__ import annotations
+
+import pytest
+
+from croupier.engine import api
+from croupier.engine.errors import InvalidInput
+from croupier.v1 import service_pb2
+
+from .conftest import settings
+
+# C-UNO-1: (card, options, does its effect wait for the target's answer?)
+WAITS = [
+    ("R+2", "seed", {}, True),  # U3
+    ("R+2", "mattel", {}, False),
+    ("R+2", "mattel", {"stacking": True}, True),  # H4
+    ("R+2", "mattel", {"reverse_bounce": True}, True),  # H11
+    ("R+2", "mattel", {"jump_in": True}, True),  # H1
+    ("W+4>G", "seed", {"challenge_enabled": False}, True),  # U4
+    ("W+4>G", "mattel", {}, True),  # U5
+    ("W+4>G", "mattel", {"challenge_enabled": False}, False),
+    ("W+4>G", "mattel", {"challenge_enabled": False, "stacking": True}, True),
+    ("W+4>G", "mattel", {"challenge_enabled": False, "reverse_bounce": True}, True),
+    ("X+10>G", "seed", {"plus_ten": True}, False),
+    ("X+10>G", "seed", {"plus_ten": True, "stacking": True}, True),
+    ("RSkip", "seed", {}, False),
+    ("RSkip", "seed", {"reverse_bounce": True}, True),
+    ("RSkip", "seed", {"jump_in": True}, True),
+]
+
+
+@pytest.mark.parametrize(("card", "preset", "options", "waits"), WAITS)
+def test_c_uno_1_an_effect_waits_only_when_the_options_give_it_an_answer(
+    table, card, preset, options, waits
+):
+    s = table.build(preset, top="R4", hands={0: f"{card.split('>')[0]} Y1 Y2"}, options=options)
+    s = table.ok(s, table.move(0, card))
+    if waits:
+        assert table.turn(s) == (1, "RESPOND")
+        assert "ACCEPT" in table.legal(s, 1)
+    else:
+        assert table.turn(s) == (2, "PLAY")
+
+
+def test_c_uno_2_under_jump_in_a_skip_waits_and_its_target_answers_in_kind(table):
+    # UNO-26: after P1's jumped-in Skip, P2 answers, then P3 acts.
+    s = table.build(top="R4", hands={0: "RSkip …", 1: "RSkip Y1"}, options={"jump_in": True})
+    s = table.ok(s, table.play(0, "RSkip"))
+    assert table.turn(s) == (1, "RESPOND")
+    assert table.acting(s) == [1, 2, 3]  # anyone but P0 may jump in
+    s = table.ok(s, table.play(1, "RSkip"))
+    assert table.turn(s) == (2, "RESPOND")
+    s = table.ok(s, "P2 ACCEPT")
+    assert table.turn(s) == (3, "PLAY")
+
+
+def test_c_uno_3_the_jump_in_window_opens_on_public_facts_and_side_actions_keep_it(table):
+    opts = {"jump_in": True, "silent_trigger": "TWOS"}
+    s = table.build(top="R4", hands={0: "R2 …", 1: "Y1 Y2", 2: "R2 B1"}, options=opts)
+    s = table.ok(s, table.play(0, "R2"))
+    # P3 holds no R2 and is offered the window (P0 acts for the silence only).
+    assert table.acting(s) == [0, 1, 2, 3]
+    assert not {m for m in table.legal(s, 3) if m.startswith("JUMP")}
+    s = table.ok(s, "P3 REPORT 1")  # a side action
+    assert s.uno.jump_in_open
+    assert table.reason(s, table.jump(2, "R2")) == "ACCEPTED"
+    s = table.ok(s, "P1 DRAW")  # a turn action closes it
+    assert not s.uno.jump_in_open
+
+
+def test_c_uno_4_the_catch_window_closes_at_a_play_draw_accept_or_challenge(table):
+    opts = {"silent_trigger": "TWOS"}
+    s = table.build(top="R4", hands={0: "R2 Y1", 1: "R+2 Y2 Y3"}, options=opts)
+    s = table.ok(s, table.play(0, "R2"), "P3 REPORT 1")
+    assert s.uno.uno_offender == 0  # the report did not close it
+    closed = table.ok(s, table.play(1, "R+2"))
+    assert not closed.uno.HasField("uno_offender")
+    s = table.build(top="R4", hands={0: "W+4 Y1"})
+    s = table.ok(s, table.play(0, "W+4", "G"))
+    assert s.uno.uno_offender == 0
+    assert not table.ok(s, "P1 CHALLENGE").uno.HasField("uno_offender")
+    assert not table.ok(s, "P1 ACCEPT").uno.HasField("uno_offender")
+
+
+def test_c_uno_5_two_players_a_reverse_has_the_window_of_a_skip(table):
+    opts = {"reverse_bounce": True}
+    s = table.build(seats=2, top="R4", hands={0: "RRev Y1", 1: "GRev RRev Y2"}, options=opts)
+    s = table.ok(s, table.play(0, "RRev", uno=True))
+    assert table.direction(s) == -1
+    assert table.pending(s) == ("SKIP", 0) and table.turn(s) == (1, "RESPOND")
+    assert table.legal(s, 1) == {"RRev", "ACCEPT"}
+    s = table.ok(s, table.play(1, "RRev"))
+    assert table.turn(s) == (0, "RESPOND")
+
+
+@pytest.mark.parametrize(
+    ("house", "follower", "value", "explicit"),
+    [
+        ({"wd4_enforcement": "STRICT"}, "challenge_enabled", False, True),
+        ({"play_to_last": True}, "scoring_method", 3, "WINNER_COLLECTS"),
+        ({"h2o_finish_bonus": True}, "scoring_method", 2, "LAZY"),
+    ],
+)
+def test_c_uno_6_an_unset_option_follows_an_explicit_contradiction_is_refused(
+    table, house, follower, value, explicit
+):
+    s = table.new(options=house)
+    assert getattr(s.options.uno, follower) == value
+    request = service_pb2.NewGameRequest(
+        game="uno", seat_count=4, options=settings({**house, follower: explicit})
+    )
+    with pytest.raises(InvalidInput) as refused:
+        api.new_game(request)
+    fields = {field for field, _ in refused.value.violations}
+    assert fields == {f"options.{follower}", f"options.{next(iter(house))}"}
+
+
+def test_c_uno_7_h2o_cards_are_labels_not_cards(table):
+    s = table.new(options={"h2o_finish_bonus": True})
+    assert len(s.uno.stock) + sum(len(h.cards) for h in s.uno.hands) + 1 == 108
+
+
+def test_c_uno_8_restock_keeps_the_card_under_a_challengeable_wild_draw_four(table):
+    opts = {"misplay_penalty": True}
+    s = table.build(
+        discard="G1 Y1 R9",
+        hands={0: "R2 W+4 G5", 1: "B3 B4", 2: "Y7", 3: "Y8"},
+        stock="",
+        options=opts,
+    )
+    s.uno.hands[3].cards.extend(s.uno.discard[:-3])  # the rest out of the way
+    del s.uno.discard[:-3]
+    s = table.ok(s, table.play(0, "W+4", "B"))
+    assert table.discard(s) == ["G1", "Y1", "R9", "W+4"]
+    s = table.ok(s, table.play(1, "B3"))  # not an answer: a misplay, 2 cards
+    assert table.discard(s) == ["R9", "W+4"]
+    s = table.ok(s, "P1 CHALLENGE")  # guilty: R2 was red
+    assert table.top(s) == "R9" and table.colour(s) == "R"
+
+
+def test_c_uno_9_seven_zero_under_seven_rounds_and_play_to_the_last(table):
+    opts = {"seven_zero": True, "seven_rounds": True}
+    s = table.build(top="B3", hands={0: "B7", 2: "G1 G2"}, stages=[7, 7, 7, 7], options=opts)
+    s = table.ok(s, table.play(0, "B7", swap=2))  # refilled with 6, then exchanged
+    assert table.hand(s, 0) == table.bag("G1 G2")
+    assert table.size(s, 2) == 6
+    last = {"seven_zero": True, "play_to_last": True}
+    s = table.build(top="B3", hands={0: "B7", 2: "G1 G2"}, options=last)
+    assert table.reason(s, table.play(0, "B7", swap=2)) == "SWAP_CHOICE_INVALID"
+    s = table.ok(s, table.play(0, "B7"))
+    assert list(s.uno.finished) == [0] and table.hand(s, 2) == table.bag("G1 G2")
+
+
+def test_c_uno_10_when_silence_ends_and_when_ready_is_awaited(table):
+    twos = {"silent_trigger": "TWOS"}
+    hands = {0: "R2 …", 1: "R3 …", 2: "R4 …", 3: "RSkip …"}
+    s = table.build(top="R9", hands=hands, options=twos)
+    s = table.ok(s, table.play(0, "R2"), table.play(1, "R3"), table.play(2, "R4"))
+    assert s.uno.silence
+    s = table.ok(s, table.play(3, "RSkip"))  # P0's turn is lost to the skip
+    assert not s.uno.silence and table.turn(s) == (1, "PLAY")
+    black = {"silent_trigger": "BLACK"}
+    s = table.build(top="R9", hands={0: "R2 W+4 G5", 1: "Y1 Y2"}, options=black)
+    s = table.ok(s, table.play(0, "W+4", "B"))
+    assert s.uno.silence
+    s = table.ok(s, "P1 CHALLENGE")  # guilty: the colour goes back to red
+    assert not s.uno.silence
+    ready = {"politeness_ready": True, "challenge_enabled": False}
+    s = table.build("mattel", top="R9", hands={0: "W+4 Y1 Y2"}, options=ready)
+    s = table.ok(s, table.play(0, "W+4", "G"))
+    assert table.acting(s) == [1] and table.legal(s, 1) == {"READY"}
+    assert table.reason(s, "P2 DRAW") == "NOT_YOUR_TURN"
+    s = table.ok(s, "P1 READY")
+    assert table.turn(s) == (2, "PLAY") and table.acting(s) == [2]
+
+
+def test_c_uno_11_a_late_call_is_a_false_call_under_u16(table):
+    opts = {"misplay_penalty": True}
+    s = table.build(top="R7", hands={0: "R3 G5"}, options=opts)
+    s = table.ok(s, table.play(0, "R3"))
+    assert 0 in table.acting(s)
+    s = table.ok(s, "P0 UNO")
+    assert table.rule_events("FALSE_CALL")
+    assert table.size(s, 0) == 1 + 2
+    assert not s.uno.HasField("uno_offender")  # no longer one card: nothing to catch
