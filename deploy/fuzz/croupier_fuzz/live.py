@@ -36,7 +36,6 @@ from croupier_fuzz.oracle import (
     ERROR_LIMIT,
     Problem,
     Verdict,
-    cards_of,
     check_returned_state,
     field_class,
     wire_error_size,
@@ -271,18 +270,11 @@ class LiveJudge:
         request = parsed(self.corpus, case)
         if request is None:
             return [Problem(rpc, "OK for bytes that do not parse", rpc)]
-        state: Any = None
-        if rpc == "NewGame":
-            return check_returned_state(rpc, response.state, None)
-        if rpc == "NextDeal":
-            state = response.state
+        if rpc in ("NewGame", "NextDeal"):
+            return check_returned_state(rpc, response.state)
         if rpc == "ApplyMove" and response.accepted and response.HasField("state"):
-            state = response.state
-        if state is None:
-            return []
-        before = request.state  # type: ignore[attr-defined]
-        kind = before.WhichOneof("game_state")
-        return check_returned_state(rpc, state, cards_of(getattr(before, kind)) if kind else None)
+            return check_returned_state(rpc, response.state)
+        return []
 
     def _check_result(self, rpc: str, item: Message, result: Any) -> list[Problem]:
         kind = result.WhichOneof("outcome")
@@ -304,11 +296,7 @@ class LiveJudge:
         response = result.response
         if not response.accepted or not response.HasField("state"):
             return []
-        before = item.state  # type: ignore[attr-defined]
-        game = before.WhichOneof("game_state")
-        return check_returned_state(
-            rpc, response.state, cards_of(getattr(before, game)) if game else None
-        )
+        return check_returned_state(rpc, response.state)
 
     def _stream(self, case: Case, metadata: Any, request_id: str, started: float) -> Verdict:
         rpc = case.rpc

@@ -69,8 +69,8 @@ _RANGES = {
 _COUNTS = (2, 10, 100, 1_000, 10_000, 100_000, 1_000_000)
 _LENGTHS = (100, 1_000, 8_193, 65_536, 1_000_000, 4_000_000)
 
-# The card enums (French, UNO): lists of them are the zones that conservation
-# counts, and their values the ones worth putting anywhere.
+# The card enums (French, UNO): lists of them are the zones between which
+# cards are moved, and their values the ones worth putting anywhere.
 CARD_ENUMS = frozenset(
     e.full_name for e in cards_pb2.DESCRIPTOR.enum_types_by_name.values() if e.name.endswith("Card")
 )
