@@ -338,8 +338,9 @@ def _gate(state: game_pb2.GameState, move: game_pb2.Move) -> None:
             "engine",
             common=True,
         )
-    # The state's own list (no copy); a schema-1 state gets it computed.
-    acting = state.acting_seats if state.schema_version >= 2 else acting_seats(state)
+    # The state's own list, copied in one C call (`in` on a repeated field
+    # fetches its items one by one); a schema-1 state gets it computed.
+    acting = state.acting_seats[:] if state.schema_version >= 2 else acting_seats(state)
     if move.seat not in acting:
         who = ", ".join(map(str, acting))
         raise IllegalMove(

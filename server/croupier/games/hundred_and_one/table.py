@@ -136,7 +136,7 @@ class Table:
         deal = self.deal
         hand = self.hand(seat)
         hand.remove(card)
-        deal.discard.append(card)  # type: ignore[arg-type]
+        self.discard.append(card)  # type: ignore[arg-type]
         queen = RANK_OF[card] == QUEEN
         deal.active_suit = named_suit if queen else SUIT_OF[card]  # type: ignore[assignment]
         says = f"plays {card_text(card)}"
