@@ -1,6 +1,6 @@
 """Rummy melds: sets and sequences of French cards with jokers and aces.
 
-Game-independent machinery for the rummy games (Scala 40 now, «Мост» later):
+Game-independent machinery for the rummy games (Scala 40 and «Мост»):
 what makes a meld valid, which card each joker stands for, what a meld is
 worth, what may be added to it and which joker a natural card may replace.
 A game describes its own limits once in `MeldRules` (how many jokers a meld
@@ -18,6 +18,10 @@ Vocabulary (rummy_and_counting.md §1.6):
   *positions* run 1..14: 1 is the ace below the two, 14 the ace above the
   king; an ace is never in the middle (K-A-2 is no sequence) and a sequence
   holds at most one natural ace of its suit.
+* A *cyclic* sequence (`MeldRules.wrap`, «Мост» R-M-10) follows the ranks
+  round the circle 2-3-…-K-A-2-3-…: K-A-2 and Q-K-A-2-3 are sequences, an
+  ace is worth the same wherever it lies, and a sequence holds each rank at
+  most once (13 cards). Its `low` is the rank (2..14) of its first card.
 
 Errors are `MeldError` with a `MeldFault` naming the rule broken, so that a
 game can map each fault to its own typed rejection reason.
@@ -79,6 +83,9 @@ class MeldRules:
     values: tuple[int, ...] = STANDARD_VALUES
     # A three-card set's lone joker may stay undeclared ("either missing suit").
     undeclared_set_joker: bool = False
+    # Sequences go round the corner (K-A-2); `values` is then indexed by rank
+    # (2..14), an ace the same at either end («Мост» R-M-10).
+    wrap: bool = False
 
     def set_value(self, rank: int) -> int:
         """What one card of a set of `rank` (2..14) is worth."""
@@ -101,6 +108,7 @@ class Meld:
     suit: int  # a sequence's suit; 0 for a set
     low: int
     value: int
+    cyclic: bool = False  # a sequence of MeldRules.wrap: `low` is a rank 2..14
 
     @property
     def jokers(self) -> int:
@@ -108,8 +116,12 @@ class Meld:
 
     @property
     def high(self) -> int:
-        """A sequence's last position (1..14); a set's rank."""
-        return self.low + len(self.cards) - 1 if self.kind == SEQUENCE else self.low
+        """A sequence's last position (1..14; a cyclic one's last rank); a set's rank."""
+        if self.kind != SEQUENCE:
+            return self.low
+        if self.cyclic:
+            return cyclic_rank(self.low + len(self.cards) - 1)
+        return self.low + len(self.cards) - 1
 
     def missing_suits(self) -> list[int]:
         """A set's suits that no card names (an undeclared joker names none)."""
@@ -120,6 +132,12 @@ class Meld:
 def position_card(position: int, suit: int) -> int:
     """The card at sequence position 1..14 of `suit` (1 and 14 are the ace)."""
     return card(ACE if position in (1, 14) else position, suit)
+
+
+def cyclic_rank(rank: int) -> int:
+    """The rank 2..14 reached from 2 after `rank - 2` steps round the circle
+    2-3-…-K-A-2 (so 15 is the 2 after the ace, 1 the ace before the 2)."""
+    return 2 + (rank - 2) % 13
 
 
 def position_of(value: int, low_ace: bool) -> int:
@@ -180,6 +198,8 @@ def analyse(cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules) -> 
     known = [i for i in identities if i]
     if len({RANK_OF[i] for i in known}) == 1:
         return _analyse_set(cards, joker_as, identities, rules)
+    if rules.wrap:
+        return _analyse_cyclic(cards, joker_as, identities, rules)
     return _analyse_sequence(cards, joker_as, identities, rules)
 
 
@@ -269,6 +289,42 @@ def _analyse_sequence(
     return Meld(SEQUENCE, cards, joker_as, identities, suit, low, value)
 
 
+def _analyse_cyclic(
+    cards: tuple[int, ...],
+    joker_as: tuple[int, ...],
+    identities: tuple[int, ...],
+    rules: MeldRules,
+) -> Meld:
+    """A sequence round the circle of ranks (MeldRules.wrap): one suit, each
+    card the rank after the one before it (the ace followed by the 2)."""
+    text = _text(cards, joker_as)
+    if 0 in identities:
+        raise MeldError(
+            MeldFault.JOKER_UNDECLARED, f"{text}: a joker in a sequence stands for a card"
+        )
+    suits = {SUIT_OF[i] for i in identities}
+    if len(suits) != 1:
+        raise MeldError(
+            MeldFault.SET_RANKS_DIFFER,
+            f"{text}: a meld is one rank in different suits, or one suit in sequence",
+        )
+    limit = min(rules.max_sequence_length, 13)  # each rank once round the circle
+    if len(cards) > limit:
+        raise MeldError(
+            MeldFault.SEQUENCE_TOO_LONG, f"{text}: a sequence has at most {limit} cards"
+        )
+    anchor = next(k for k, v in enumerate(cards) if not is_joker(v))
+    low = cyclic_rank(RANK_OF[identities[anchor]] - anchor)
+    for k, identity in enumerate(identities):
+        if RANK_OF[identity] != cyclic_rank(low + k):
+            fault = MeldFault.SEQUENCE_NOT_CONSECUTIVE
+            if is_joker(cards[k]):
+                fault = MeldFault.JOKER_IDENTITY_WRONG
+            raise MeldError(fault, f"{text}: not consecutive cards of one suit, in order")
+    value = sum(rules.values[RANK_OF[i]] for i in identities)
+    return Meld(SEQUENCE, cards, joker_as, identities, suits.pop(), low, value, cyclic=True)
+
+
 # -- adding to a meld and swapping its jokers -----------------------------------
 
 
@@ -282,8 +338,16 @@ def extend(meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules) ->
 
 
 def _extend_sequence(meld: Meld, value: int, end: int, rules: MeldRules) -> Meld:
-    position = meld.low - 1 if end == LOW else meld.high + 1
     text = card_text(value)
+    if meld.cyclic:
+        if len(meld.cards) >= min(rules.max_sequence_length, 13):
+            raise MeldError(
+                MeldFault.DOES_NOT_FIT,
+                f"{text}: {_text(meld.cards, meld.joker_as)} holds every rank of its suit",
+            )
+        position = cyclic_rank(meld.low - 1 if end == LOW else meld.high + 1)
+    else:
+        position = meld.low - 1 if end == LOW else meld.high + 1
     if not 1 <= position <= 14:
         raise MeldError(MeldFault.DOES_NOT_FIT, f"{text}: nothing goes beyond an ace")
     wanted = position_card(position, meld.suit)
@@ -389,6 +453,15 @@ def spots(meld: Meld, rules: MeldRules, jokers: Sequence[int] = ()) -> list[Spot
     joker_room = meld.jokers < rules.max_jokers
     if meld.kind == SEQUENCE:
         if len(meld.cards) >= rules.max_sequence_length:
+            return out
+        if meld.cyclic:
+            if len(meld.cards) >= 13:
+                return out  # every rank of the suit is there
+            for end, rank in ((LOW, meld.low - 1), (HIGH, meld.high + 1)):
+                wanted = card(cyclic_rank(rank), meld.suit)
+                out.append(Spot(wanted, end, 0))
+                if joker_room:
+                    out.extend(Spot(j, end, wanted) for j in jokers)
             return out
         natural_aces = sum(1 for v in meld.cards if not is_joker(v) and RANK_OF[v] == ACE)
         for end, position in ((LOW, meld.low - 1), (HIGH, meld.high + 1)):
