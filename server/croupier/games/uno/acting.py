@@ -16,7 +16,7 @@ with (C-UNO-3), so the list of acting seats tells nobody anything.
 
 from __future__ import annotations
 
-from croupier.games.uno.rules import JUMPABLE, rules_for
+from croupier.games.uno.rules import JUMPABLE
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -29,12 +29,18 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
     deal = state.uno
     if deal.phase == DEAL_OVER:
         return []
+    options = state.options.uno
+    offender = deal.uno_offender if deal.HasField("uno_offender") else -1
+    everyone = options.jump_in and deal.jump_in_open and deal.discard[-1] in JUMPABLE
+    overlay = options.swap_on_five or options.politeness_ready or options.uno_in_centre
+    if not (everyone or offender >= 0 or deal.silence or overlay):
+        return [state.current_seat]  # the common case: only the seat to act
     if deal.HasField("card_swap"):
         return [deal.card_swap.offered_to]
     if deal.HasField("ready_seat"):
         return [deal.ready_seat]
     seats = len(state.seats)
-    finished = deal.finished
+    finished = set(deal.finished)
     if deal.HasField("slap"):
         window = deal.slap
         skip = {window.caller, *window.slapped, *finished}
@@ -43,19 +49,15 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
     current = state.current_seat
     if deal.phase == NAME_COLOUR:
         return [current]
-    rules = rules_for(state.options.uno)
-    everyone = rules.jump_in and deal.jump_in_open and deal.discard[-1] in JUMPABLE
-    offender = deal.uno_offender if deal.HasField("uno_offender") else -1
-    if not everyone and offender < 0 and not deal.silence:
-        return [current]
     acting = {current}
     if everyone:
         top_player = deal.top_player if deal.HasField("top_player") else -1
-        acting.update(s for s in range(seats) if s != top_player or rules.jump_own)
+        acting.update(s for s in range(seats) if s != top_player or options.jump_in_own_card)
     if offender >= 0:
         acting.update(s for s in range(seats) if s != offender)
-        if rules.until_caught or rules.misplay:
+        until_caught = options.uno_call_timing == pb.UNO_CALL_TIMING_UNTIL_CAUGHT
+        if until_caught or options.misplay_penalty:
             acting.add(offender)
     if deal.silence:
         acting.update(range(seats))
-    return sorted(s for s in acting if s not in finished)
+    return sorted(acting - finished)

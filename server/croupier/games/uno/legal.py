@@ -47,23 +47,27 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     """`legal_moves`, each move serialized: the same moves in the same order."""
     if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
         return []
-    if seat not in acting_seats(state):
+    # The engine keeps the acting seats in the state it hands over.
+    if seat not in (state.acting_seats or acting_seats(state)):
         return []
     deal = state.uno
-    if deal.HasField("card_swap"):
-        return [_encoded(seat, "give", c) for c in sorted(set(deal.hands[seat].cards))]
-    if deal.HasField("ready_seat"):
-        return [_encoded(seat, "ready")]
-    if deal.HasField("slap"):
-        return [_encoded(seat, "slap_time_up" if seat == deal.slap.caller else "slap")]
-    rules = rules_for(state.options.uno)
+    options = state.options.uno
+    if options.swap_on_five or options.politeness_ready or options.uno_in_centre:
+        if deal.HasField("card_swap"):
+            return [_encoded(seat, "give", c) for c in sorted(set(deal.hands[seat].cards))]
+        if deal.HasField("ready_seat"):
+            return [_encoded(seat, "ready")]
+        if deal.HasField("slap"):
+            return [_encoded(seat, "slap_time_up" if seat == deal.slap.caller else "slap")]
+    rules = rules_for(options)
     out: list[bytes] = []
     holder = seat == state.current_seat
     if holder:
         _turn_moves(state, seat, rules, out)
     else:
         _jump_ins(state, seat, rules, out)
-    _side_moves(state, seat, rules, holder, out)
+    if deal.silence or rules.misplay or deal.HasField("uno_offender"):
+        _side_moves(state, seat, rules, holder, out)
     return out
 
 
@@ -162,9 +166,36 @@ def _plays(
     out: list[bytes],
 ) -> None:
     """Every well-formed play of each card, with each choice it may carry."""
+    two = len(state.uno.hands[seat].cards) == 2
     for card in cards:
-        for key in _play_keys(state, seat, rules, card):
-            out.append(_encoded_play(seat, jump, key))
+        number = NUMBER_OF[card]
+        if (number == 7 and rules.seven_zero) or (number == 5 and rules.swap_five):
+            for key in _play_keys(state, seat, rules, card):
+                out.append(_encoded_play(seat, jump, key))
+            continue
+        plain = _PLAIN.get((seat, card, two, rules.rotation, jump))
+        if plain is None:
+            plain = _plain_plays(seat, card, two, rules.rotation, jump)
+        out += plain
+
+
+def _plain_plays(seat: int, card: int, two: bool, rotation: bool, jump: bool) -> list[bytes]:
+    """The plays of a card without an exchange: each colour a black card may
+    name (none under H9), without and (second-to-last card) with "UNO!"."""
+    colours: Iterable[int] = (0,)
+    if KIND_OF[card] >= Kind.WILD and not rotation:
+        colours = COLOURS
+    calls = (False, True) if two else (False,)
+    plays = [
+        play_move(seat, card, colour, uno, jump=jump).SerializeToString()
+        for colour in colours
+        for uno in calls
+    ]
+    _PLAIN[(seat, card, two, rotation, jump)] = plays
+    return plays
+
+
+_PLAIN: dict[tuple[int, int, bool, bool, bool], list[bytes]] = {}
 
 
 def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) -> list[PlayKey]:
@@ -280,28 +311,38 @@ def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
 
 
 def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
-    """Every well-formed move worth trying for `seat`: each card of its hand
-    and one it lacks, as a play and as a jump-in, with every colour (and
-    none), with and without "UNO!", with each exchange; every card-less
-    action; every seat caught or reported; every colour named; every card
-    given."""
+    """Well-formed moves worth trying for `seat` (the conformance suite's
+    hook), kept to a few dozen: each card of its hand and one it lacks as a
+    play, black cards with every colour and with none; "UNO!" with each card
+    when the hand has two, else with one; as jump-ins the cards identical to
+    the top and two others; the exchanges of a 7 or 5 its options offer (one
+    otherwise); every card-less action; every seat caught or reported; every
+    colour named; every card given."""
     deal = state.uno
+    rules = rules_for(state.options.uno)
     hand = sorted(set(deal.hands[seat].cards))
-    deck = rules_for(state.options.uno).deck
-    foreign = next((c for c in deck if c not in hand), BLANK)
+    foreign = next((c for c in rules.deck if c not in hand), BLANK)
+    top = deal.discard[-1] if deal.discard else 0
     seats = len(state.seats)
     others = [s for s in range(seats) if s != seat]
+    cards = [*hand, foreign]
+    jumps = [c for c in hand if identical(c, top)]
+    jumps += [c for c in cards if c not in jumps][:2]
     out: list[game_pb2.Move] = []
-    for jump in (False, True):
-        for card in [*hand, foreign]:
+    for jump, chosen in ((False, cards), (True, jumps)):
+        for i, card in enumerate(chosen):
             colours = (0, *COLOURS) if KIND_OF[card] >= Kind.WILD else (0,)
+            calls = (False, True) if len(hand) == 2 or i == 0 else (False,)
             swaps: list[tuple[int, int]] = [(-1, 0)]
-            if NUMBER_OF[card] == 7:
-                swaps += [(s, 0) for s in [*others, seat]]
-            elif NUMBER_OF[card] == 5:
-                swaps += [(s, g) for s in others for g in hand[:3]]
+            number = NUMBER_OF[card]
+            if number == 7:
+                swaps += [(s, 0) for s in others] if rules.seven_zero else [(others[0], 0)]
+            elif number == 5 and hand:
+                swaps += (
+                    [(s, hand[0]) for s in others] if rules.swap_five else [(others[0], hand[0])]
+                )
             for colour in colours:
-                for uno in (False, True):
+                for uno in calls:
                     for swap, give in swaps:
                         out.append(play_move(seat, card, colour, uno, swap, give, jump=jump))
     for name in ("draw", "pass", "accept", "challenge", "call_uno", "slap", "slap_time_up",
@@ -309,6 +350,6 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
         out.append(action_move(seat, name))
     out += [action_move(seat, "catch", s) for s in range(seats)]
     out += [action_move(seat, "report_silence", s) for s in range(seats)]
-    out += [action_move(seat, "give", c) for c in [*hand, foreign]]
+    out += [action_move(seat, "give", c) for c in cards]
     out += [action_move(seat, "name_colour", c) for c in COLOURS]
     return out
