@@ -320,13 +320,13 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     colour named; every card given."""
     deal = state.uno
     rules = rules_for(state.options.uno)
-    hand = sorted(set(deal.hands[seat].cards))
+    hand: list[int] = sorted(set(deal.hands[seat].cards))
     foreign = next((c for c in rules.deck if c not in hand), BLANK)
     top = deal.discard[-1] if deal.discard else 0
     seats = len(state.seats)
     others = [s for s in range(seats) if s != seat]
     cards = [*hand, foreign]
-    jumps = [c for c in hand if identical(c, top)]
+    jumps: list[int] = [c for c in hand if identical(c, top)]
     jumps += [c for c in cards if c not in jumps][:2]
     out: list[game_pb2.Move] = []
     for jump, chosen in ((False, cards), (True, jumps)):
