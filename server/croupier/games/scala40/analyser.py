@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from functools import lru_cache
+from typing import NamedTuple
 
 from croupier.engine.cards import (
     CLUBS,
@@ -111,15 +112,27 @@ def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules
     return analyse(cards, joker_as, rules)
 
 
+class TableMeld(NamedTuple):
+    """A meld on the table: its stable id, the seat that laid it, the meld."""
+
+    id: int
+    owner: int
+    meld: Meld
+
+
 class TableMelds:
     """The melds on a table, analysed once per distinct table (most moves —
-    draws and discards — leave it as it was): the melds, and which cards
-    would extend one (for D2–D4's "playable")."""
+    draws and discards — leave it as it was): the melds, their ids and
+    owners, and which cards would extend one (for D2–D4's "playable").
+    Only a table whose every meld is valid, with distinct ids from 1 and one
+    identity per joker, is kept."""
 
-    __slots__ = ("melds", "_fits")
+    __slots__ = ("melds", "owners", "top_id", "_fits")
 
-    def __init__(self, melds: tuple[tuple[int, int, Meld], ...]) -> None:
-        self.melds = melds  # (id, owner, meld) in table order
+    def __init__(self, melds: tuple[TableMeld, ...]) -> None:
+        self.melds = melds  # in table order
+        self.owners = frozenset(owner for _, owner, _ in melds)
+        self.top_id = max((meld_id for meld_id, _, _ in melds), default=0)
         self._fits: tuple[frozenset[int], bool] | None = None
 
     def fits(self, rules: MeldRules) -> tuple[frozenset[int], bool]:
@@ -137,24 +150,42 @@ class TableMelds:
         return self._fits
 
 
+class TableFault(Exception):
+    """A table meld that is not one: `index`, `field` ("id", "joker_as",
+    "cards") and what is wrong."""
+
+    def __init__(self, index: int, field: str, problem: str) -> None:
+        self.index = index
+        self.field = field
+        self.problem = problem
+        super().__init__(problem)
+
+
 _TABLES: dict[tuple[MeldRules, bytes], TableMelds] = {}
 _TABLES_LIMIT = 4096
 
 
 def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]
-    """The analysed melds of a state's repeated Scala40Meld field; MeldError
-    (with `index`) for the first that is not a valid meld."""
+    """The analysed melds of a state's repeated Scala40Meld field, or
+    TableFault for the first meld that is broken."""
     key = (rules, b"".join([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
     out = []
+    ids: set[int] = set()
     for index, m in enumerate(melds):
+        if m.id == 0 or m.id in ids:
+            raise TableFault(index, "id", "ids are distinct, from 1 and below next_meld_id")
+        ids.add(m.id)
+        cards = tuple(m.cards)
+        jokers = sum(1 for v in cards if is_joker(v))
+        if len(m.joker_as) != jokers:
+            raise TableFault(index, "joker_as", f"needs one identity per joker ({jokers})")
         try:
-            out.append((m.id, m.owner, analysed(tuple(m.cards), tuple(m.joker_as), rules)))
+            out.append(TableMeld(m.id, m.owner, analysed(cards, tuple(m.joker_as), rules)))
         except MeldError as error:
-            error.index = index  # type: ignore[attr-defined]
-            raise
+            raise TableFault(index, "cards", f"not a valid meld: {error.message}") from None
     if len(_TABLES) >= _TABLES_LIMIT:
         _TABLES.clear()
     found = _TABLES[key] = TableMelds(tuple(out))

@@ -26,7 +26,7 @@ def playable(pos: Position) -> tuple[set[int], bool]:
     if (
         table is not None
         and len(table.melds) == len(pos.melds)
-        and all(m.meld is t[2] for m, t in zip(pos.melds, table.melds, strict=True))
+        and all(m is t for m, t in zip(pos.melds, table.melds, strict=True))
     ):
         cached, joker = table.fits(rules.melds)  # the table as read: facts cached
         naturals = set(cached)

@@ -16,21 +16,12 @@ from dataclasses import dataclass, field
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import SET, Meld, MeldError, extend, meld_text, swap
-from croupier.games.scala40.analyser import TableMelds, refusal, table_melds
+from croupier.games.scala40.analyser import TableMeld, TableMelds, refusal, table_melds
 from croupier.games.scala40.rules import OPENING_THRESHOLD, Rules
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
 Why = pb.Scala40RejectionReason
-
-
-@dataclass
-class TableMeld:
-    """A meld on the table: its stable id, the seat that laid it, the meld."""
-
-    id: int
-    owner: int
-    meld: Meld
 
 
 @dataclass
@@ -71,7 +62,7 @@ class Position:
         deal = state.scala40
         seat = state.current_seat
         table = table_melds(deal.melds, rules.melds)
-        melds = [TableMeld(i, owner, meld) for i, owner, meld in table.melds]
+        melds = list(table.melds)
         return cls(
             rules=rules,
             seat=seat,
@@ -86,7 +77,7 @@ class Position:
             opened_this_turn=deal.opened_this_turn,
             must_close=deal.must_close,
             first_turn=deal.turns_started[seat] == 1 and not rules.close_on_first_turn,
-            active_players=sum(1 for s in state.seats if not s.eliminated),
+            active_players=len(state.seats) - sum(s.eliminated for s in state.seats),
             table=table,
         )
 

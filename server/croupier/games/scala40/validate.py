@@ -6,11 +6,10 @@ good as a dealt one. Each check names the field that breaks it.
 
 from __future__ import annotations
 
-from croupier.engine.cards import BLACK_JOKER, JOKERS, LAST_SUITED, is_joker
+from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
-from croupier.engine.melds import MeldError
-from croupier.games.scala40.analyser import table_melds
+from croupier.games.scala40.analyser import TableFault, table_melds
 from croupier.games.scala40.options import check_seats
 from croupier.games.scala40.rules import DECK, rules_for
 from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
@@ -49,30 +48,31 @@ def validate(state: game_pb2.GameState) -> None:
 def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
     deal, seats = state.scala40, state.seats
     in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+    options = state.options.scala40
+    teams = options.teams != pb.SCALA40_TEAMS_NONE
+    # A seat still in an ELIMINATION match is below the threshold.
+    ceiling = MAX_SCORE
+    if in_play and options.match_mode == pb.SCALA40_MATCH_MODE_ELIMINATION:
+        ceiling = options.elimination_threshold - 1
     playing = 0
-    teams = state.options.scala40.teams != pb.SCALA40_TEAMS_NONE
     for i, seat in enumerate(seats):
         want = 1 + i % 2 if teams else 0
         if seat.team != want:
             raise InvalidInput(f"state.seats[{i}].team", f"must be {want} (V18: alternate seats)")
-        if not seat.eliminated:
-            playing += 1
-        elif in_play and hands[i]:
-            raise InvalidInput(f"{P}.hands[{i}].cards", "a seat out of the match holds no cards")
-    rules = state.options.scala40
-    elimination = rules.match_mode == pb.SCALA40_MATCH_MODE_ELIMINATION
-    for i, seat in enumerate(seats):
-        if not 0 <= seat.score <= MAX_SCORE:
+        score = seat.score
+        if not 0 <= score <= MAX_SCORE:
             raise InvalidInput(f"state.seats[{i}].score", f"a total is 0 to {MAX_SCORE}")
-        if (
-            in_play
-            and elimination
-            and not seat.eliminated
-            and seat.score >= rules.elimination_threshold
-        ):
+        if seat.eliminated:
+            if in_play and hands[i]:
+                raise InvalidInput(
+                    f"{P}.hands[{i}].cards", "a seat out of the match holds no cards"
+                )
+            continue
+        playing += 1
+        if score > ceiling:
             raise InvalidInput(
                 f"state.seats[{i}].score",
-                f"a seat still in the match is below {rules.elimination_threshold}",
+                f"a seat still in the match is below {options.elimination_threshold}",
             )
     if teams:
         for i, seat in enumerate(seats):
@@ -88,26 +88,20 @@ def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-u
 
 def _check_melds(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-untyped-def]
     deal = state.scala40
-    ids = set()
-    opened = deal.opened
-    seats = len(state.seats)
-    for i, meld in enumerate(deal.melds):
-        if not 0 < meld.id < deal.next_meld_id or meld.id in ids:
-            raise InvalidInput(
-                f"{P}.melds[{i}].id", "ids are distinct, from 1 and below next_meld_id"
-            )
-        ids.add(meld.id)
-        if meld.owner >= seats or not opened[meld.owner]:
-            raise InvalidInput(f"{P}.melds[{i}].owner", "must be a seat that has opened")
-        if len(meld.joker_as) != sum(1 for v in meld.cards if v in JOKERS):
-            raise InvalidInput(f"{P}.melds[{i}].joker_as", "needs one identity per joker")
     try:
-        table_melds(deal.melds, rules.melds)
-    except MeldError as error:
-        index = getattr(error, "index", 0)
+        table = table_melds(deal.melds, rules.melds)
+    except TableFault as fault:
+        raise InvalidInput(f"{P}.melds[{fault.index}].{fault.field}", fault.problem) from None
+    if table.top_id >= deal.next_meld_id:
+        index = next(i for i, m in enumerate(deal.melds) if m.id >= deal.next_meld_id)
         raise InvalidInput(
-            f"{P}.melds[{index}].cards", f"not a valid meld: {error.message}"
-        ) from None
+            f"{P}.melds[{index}].id", "ids are distinct, from 1 and below next_meld_id"
+        )
+    opened, seats = deal.opened, len(state.seats)
+    for owner in table.owners:
+        if owner >= seats or not opened[owner]:
+            index = next(i for i, m in enumerate(deal.melds) if m.owner == owner)
+            raise InvalidInput(f"{P}.melds[{index}].owner", "must be a seat that has opened")
 
 
 def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
