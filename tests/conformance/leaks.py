@@ -38,22 +38,50 @@ def cards_by_field(message: Message, path: str = "") -> CardFields:
 
 
 def _walk(message: Message, path: str, found: CardFields) -> None:
-    for field, value in message.ListFields():
-        here = f"{path}.{field.name}" if path else field.name
-        if field.message_type is not None and field.message_type.GetOptions().map_entry:
-            # A map's values are in its entry's `value` field (keys hold no cards).
-            _add(field.message_type.fields_by_name["value"], list(value.values()), here, found)
+    for field, value_field in _card_fields(message.DESCRIPTOR):
+        value = getattr(message, field.name)
+        if value_field is not field:  # a map: its values (keys hold no cards)
+            values = list(value.values())
+        elif field.is_repeated:
+            values = list(value)
+        elif field.message_type is not None and not message.HasField(field.name):
+            continue
         else:
-            _add(field, list(value) if field.is_repeated else [value], here, found)
+            values = [value]
+        here = f"{path}.{field.name}" if path else field.name
+        if value_field.message_type is not None:
+            for item in values:
+                _walk(item, here, found)
+        else:
+            family = CARD_ENUMS[value_field.enum_type.full_name]
+            found.setdefault(here, (family, Counter()))[1].update(v for v in values if v)
 
 
-def _add(field: Any, values: list[Any], path: str, found: CardFields) -> None:
-    if field.message_type is not None:
-        for item in values:
-            _walk(item, path, found)
-    elif field.enum_type is not None and field.enum_type.full_name in CARD_ENUMS:
-        family = CARD_ENUMS[field.enum_type.full_name]
-        found.setdefault(path, (family, Counter()))[1].update(v for v in values if v)
+# Per message type, the fields that are cards or may hold some, each with the
+# field that holds its values (itself, or a map entry's `value`): a view's
+# options, seats and scores are never walked.
+_CARD_FIELDS: dict[str, tuple[tuple[Any, Any], ...]] = {}
+
+
+def _card_fields(descriptor: Any) -> tuple[tuple[Any, Any], ...]:
+    known = _CARD_FIELDS.get(descriptor.full_name)
+    if known is not None:
+        return known
+    _CARD_FIELDS[descriptor.full_name] = ()  # a type that contains itself adds nothing new
+    fields = []
+    for field in descriptor.fields:
+        value_field = field
+        if field.message_type is not None and field.message_type.GetOptions().map_entry:
+            value_field = field.message_type.fields_by_name["value"]
+        if value_field.message_type is not None:
+            holds_cards = bool(_card_fields(value_field.message_type))
+        else:
+            enum = value_field.enum_type
+            holds_cards = enum is not None and enum.full_name in CARD_ENUMS
+        if holds_cards:
+            fields.append((field, value_field))
+    _CARD_FIELDS[descriptor.full_name] = tuple(fields)
+    return _CARD_FIELDS[descriptor.full_name]
 
 
 def assert_no_leak(shown: CardFields, visible: Counter[int], who: str) -> None:

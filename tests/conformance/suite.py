@@ -19,6 +19,10 @@ acting seat, and checks:
 7. DefaultMove is a listed move, and a stale move is STALE_STATE
    (positions.py).
 
+The position checks (2, the views of 4, and 7: positions.py) run at every
+position under the "fuzz" Hypothesis profile and at every third under "ci"
+(POSITION_STRIDES); every other check runs at every step under both.
+
 A failed check is an AssertionError whose message starts with what broke
 (LEAK, MUTATION, CHECK != GENERATE, INVALID STATE, …). Every check reads the
 game from the registry, so a game that registers gets the suite without
@@ -28,12 +32,13 @@ game's name to prove that the suite catches it (test_planted_faults.py).
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
 from conformance.engine_calls import CheckedEngine, Record, serialized
 from conformance.leaks import check_seat_events
-from conformance.positions import check_finished, check_position
+from conformance.positions import check_acting_seats, check_finished, check_position
 from croupier.engine import api, registry
 from croupier.engine.registry import Game
 from croupier.v1 import game_pb2, service_pb2
@@ -59,6 +64,16 @@ DEFAULT_MOVE_BOUND = 10_000
 # max_examples / EXAMPLES_PER_MATCH matches per case, at least one
 # (tests/conftest.py: 1 under "ci", 25 under "fuzz").
 EXAMPLES_PER_MATCH = 20
+
+# Which positions get the position checks (positions.py: every seat's
+# candidates probed, views, default and stale moves), the bulk of the cost:
+# every one under "fuzz"; every third under "ci" (offset by the chooser's
+# seed), which keeps the module within its CI minute as games are added. The
+# checks of every call and every transition (valid states, no mutation,
+# acting seats, redacted events, next legal moves, finished deals, replay,
+# winner) run at every step under both.
+POSITION_STRIDES = {"ci": 3}
+POSITION_STRIDE = POSITION_STRIDES.get(os.environ.get("HYPOTHESIS_PROFILE", "ci"), 1)
 
 
 def move_bound(game: str) -> int:
@@ -98,16 +113,22 @@ def cases() -> list[Case]:
 class _Checks:
     """The playout hooks that run the checks of one match."""
 
-    def __init__(self, engine: CheckedEngine, game: Game, chooser_seed: int) -> None:
+    def __init__(self, engine: CheckedEngine, game: Game, chooser_seed: int, stride: int) -> None:
         self.engine = engine
         self.game = game
         self.pick = uniform(chooser_seed)
+        self.stride = stride
+        self.offset = chooser_seed % stride
         self.previous: game_pb2.GameState | None = None
 
     def choose(self, state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
         # The playout hands the chooser every position of a deal in progress
         # before its move: the one place to check each of them exactly once.
-        check_position(self.engine, self.game, state, legal)
+        if state.move_number % self.stride == self.offset:
+            check_position(self.engine, self.game, state, legal)
+        else:
+            acting = check_acting_seats(self.game, state)
+            assert sorted(legal) == acting, f"the playout asked {sorted(legal)}, acting {acting}"
         return self.pick(state, legal)
 
     def on_start(self, response: service_pb2.NewGameResponse) -> None:
@@ -137,18 +158,25 @@ class _Checks:
 
 
 def play_checked(
-    case: Case, seed: int, chooser_seed: int, *, stop_after: int | None = None
+    case: Case,
+    seed: int,
+    chooser_seed: int,
+    *,
+    stop_after: int | None = None,
+    stride: int = POSITION_STRIDE,
 ) -> tuple[game_pb2.GameState, int]:
     """Play one seeded random match of `case` with every check (module
     docstring); returns the final state and the number of moves.
 
     `stop_after` plays only that many moves (the match need not end, and
     its winner is not checked): for tests that try many tables briefly.
+    `stride`: the position checks run on every stride-th position
+    (POSITION_STRIDE); 1 checks every one.
     """
     game = registry.find(case.game)
     assert game is not None, f"{case.game} is not registered"
     engine = CheckedEngine()
-    checks = _Checks(engine, game, chooser_seed)
+    checks = _Checks(engine, game, chooser_seed, stride)
     bound = move_bound(case.game) if stop_after is None else stop_after
     try:
         final, moves = play_match(

@@ -4,8 +4,9 @@ seat counts (fewest, 3, most), random seeded matches checked at every step
 line of its own; its game-specific property tests add to this, never
 replace it (tests/properties/).
 
-Runtime: one match per case under the "ci" profile; `make fuzz-rules` plays
-25 per case with random seeds.
+Runtime: one match per case under the "ci" profile, position checks at
+every third position; `make fuzz-rules` plays 25 per case with random seeds
+and checks every position.
 """
 
 from __future__ import annotations

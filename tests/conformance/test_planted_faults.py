@@ -166,7 +166,7 @@ def stand_in() -> Iterator[Callable[[type[StandIn]], None]]:
 
 def test_a_faithful_stand_in_passes(stand_in: Callable[[type[StandIn]], None]) -> None:
     stand_in(StandIn)
-    final, _ = play_checked(CASE, SEED, CHOOSER_SEED)
+    final, _ = play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
     assert final.match.winners
 
 
@@ -190,10 +190,10 @@ def test_the_suite_catches_a_planted_fault(
 ) -> None:
     stand_in(fault)
     with pytest.raises(AssertionError, match=caught_by):
-        play_checked(CASE, SEED, CHOOSER_SEED)
+        play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
 
 
 def test_a_match_that_outlasts_its_bound_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(suite.MOVE_BOUNDS, GAME, 20)
     with pytest.raises(AssertionError, match=r"^NO WINNER within 20 moves"):
-        play_checked(CASE, SEED, CHOOSER_SEED)
+        play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
