@@ -22,13 +22,12 @@ def test_a_s40_01_fisc_leaves_the_match_at_151_pagat_at_101(table):
 
 
 def test_a_s40_02_a_sequence_holds_14_cards_by_default_13_with_v22(table):
-    layout = {"hands": {0: f"{WHOLE_HEARTS} JK K♠"}, "melds": [MINE]}
-    whole = f"[{WHOLE_HEARTS} JK→A♥]"
+    layout = {"hands": {0: "JK K♠"}, "melds": [MINE, f"[{WHOLE_HEARTS}]"]}
     s = table.build(**layout)
-    s = table.ok(s, table.meld(s, 0, whole))
-    assert table.events[0].points == 1 + sum(range(2, 11)) + 30 + 11
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    assert table.melds(s)[1] == f"[{WHOLE_HEARTS} JK→A♥]"
     s = table.build(**layout, options={"max_sequence_length": 13})
-    assert table.reason(s, table.meld(s, 0, whole)) == "SEQUENCE_TOO_LONG"
+    assert table.reason(s, table.lay(s, 0, "JK", 2, "high")) == "SEQUENCE_TOO_LONG"
 
 
 def test_a_s40_03_a_swapped_joker_may_stay_in_the_hand(table):
@@ -88,12 +87,25 @@ def test_a_s40_09_a_joker_is_discarded_only_to_close(table):
 
 
 def test_a_s40_10_nothing_left_to_draw_voids_the_deal(table):
+    # Every card but four is on the table: the stock's last card is drawn
+    # while the discard pile is empty, so after the discard nothing is left.
+    melds = []
+    for suit in "♠♦♥♣":
+        ranks = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+        melds.append("[" + " ".join(r + suit for r in ranks) + "]")
+        short = ranks[1:] if suit == "♦" else ranks[:-1]
+        melds.append("[" + " ".join(r + suit for r in short) + "]")
     s = table.build(
-        hands={0: "K♠ 2♦ 9♥"}, phase="DRAW", stock="Q♣", discard="", filler=52, dealer=2
+        hands={0: "K♠ A♦ K♥", 1: "JK JK", 2: "JK JK"},
+        melds=melds,
+        phase="DRAW",
+        stock="K♣",
+        discard="",
+        dealer=2,
     )
     s = table.ok(s, table.draw(0))
     assert table.stock_size(s) == 0  # the discard pile was empty: nothing to turn over
-    s = table.ok(s, table.discard(s, 0, "2♦"))
+    s = table.ok(s, table.discard(s, 0, "A♦"))
     assert table.rule_events() == ["DEAL_VOID"]
     assert table.match_phase(s) == "DEAL_OVER"
     assert table.deal_points(s) == [0, 0, 0]
@@ -287,13 +299,13 @@ def test_c_s40_3_a_first_turn_opening_worth_40_that_leaves_one_card_is_refused(t
 
 
 def test_c_s40_4_unlimited_jokers_allow_several_in_a_14_card_sequence(table):
-    hearts = "A♥ 2♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
-    meld = "[A♥ 2♥ JK→3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥ JK→A♥]"
-    layout = {"hands": {0: f"{hearts} JK JK K♠"}, "melds": [MINE]}
+    meld = "[A♥ 2♥ JK→3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥]"
+    layout = {"hands": {0: "JK K♠"}, "melds": [MINE, meld]}
     s = table.build(**layout, options={"max_jokers_per_meld": "UNLIMITED"})
-    table.ok(s, table.meld(s, 0, meld))
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    assert table.melds(s)[1].count("JK") == 2
     s = table.build(**layout)
-    assert table.reason(s, table.meld(s, 0, meld)) == "TOO_MANY_JOKERS"
+    assert table.reason(s, table.lay(s, 0, "JK", 2, "high")) == "TOO_MANY_JOKERS"
 
 
 def test_c_s40_6_the_kept_upcard_counts_in_the_opening(table):

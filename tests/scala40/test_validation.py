@@ -41,6 +41,11 @@ def _dup_card(s):
     s.scala40.hands[0].cards.append(s.scala40.hands[0].cards[0])
 
 
+def _big_hand(s):
+    s.scala40.hands[0].cards.extend(s.scala40.stock[:12])
+    del s.scala40.stock[:12]
+
+
 def _team(s):
     s.seats[1].team = 2
     s.seats[2].team = 2
@@ -147,6 +152,7 @@ def _jokers_owed(s):
 CASES = [
     ("hands", _pop_hand, f"{P}.hands", "one entry per seat"),
     ("conservation", _dup_card, f"{P}.hands[0].cards", "appears too often"),
+    ("hand size", _big_hand, f"{P}.hands[0].cards", "at most 14 cards"),
     ("team", _team, "state.seats[1].team", "must be 0"),
     ("eliminated", _eliminated_with_cards, f"{P}.hands[2].cards", "holds no cards"),
     ("score", _score, "state.seats[1].score", "a total is 0 to"),

@@ -17,6 +17,8 @@ from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
 P = "state.scala40"
+# R-S40-05: 13 dealt, one drawn; every later action keeps a hand at or below it.
+MAX_HAND = 14
 # Penalties are at most 200 a seat a deal (V7 × V9); no match comes near this.
 MAX_SCORE = 10**9
 _DECK = list(DECK)
@@ -34,6 +36,11 @@ def validate(state: game_pb2.GameState) -> None:
             raise InvalidInput(f"{P}.{name}", f"needs one entry per seat ({n})")
     rules = rules_for(options)
     hands = [h.cards for h in deal.hands]
+    for i, hand in enumerate(hands):
+        if len(hand) > MAX_HAND:
+            raise InvalidInput(
+                f"{P}.hands[{i}].cards", f"a hand holds at most {MAX_HAND} cards (13 and a draw)"
+            )
     melds = [m.cards for m in deal.melds]
     if not holds_exactly([*hands, deal.stock, deal.discard, *melds], _DECK):
         zones = [(f"{P}.hands[{i}].cards", cards) for i, cards in enumerate(hands)]
