@@ -1,0 +1,9 @@
+"""«Мост» (rummy_and_counting.md part 2): the source's rules with every
+resolution of the document, every silent point an option, two presets.
+
+Registered through the `croupier.games` entry point (pyproject.toml).
+"""
+
+from croupier.games.most.game import Most
+
+GAME = Most()
