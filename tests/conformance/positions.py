@@ -13,8 +13,10 @@ A deal in progress (`check_position`):
   `legal_moves` move for move;
 - the one-call path agrees with the two-call path (ApplyMove's
   next_legal_moves equals ListLegalMoves of every acting seat);
-- DefaultMove of an acting seat is one of its listed moves, and is refused
-  for a seat that may not act;
+- DefaultMove of an acting seat is one of its listed moves (refused with
+  FAILED_PRECONDITION for an acting seat that has no move, e.g. a UNO
+  jump-in window it holds no card for), and is refused for a seat that may
+  not act;
 - a move made against another position is STALE_STATE, against this one it
   is accepted;
 - every seat's view shows no card it may not see (leaks.py).
@@ -26,9 +28,7 @@ default move, and the views still leak nothing.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping, Sequence
-
-import pytest
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from conformance.engine_calls import CheckedEngine, serialized
 from conformance.leaks import check_view
@@ -101,8 +101,11 @@ def check_finished(engine: CheckedEngine, game: Game, state: game_pb2.GameState)
         assert not engine.legal_moves(state, seat), f"seat {seat} lists moves after the deal"
         for move in game.candidate_moves(state, seat):
             _expect_refusal(engine, game, state, move, over)
-        with pytest.raises(FailedPrecondition):
-            engine.default_move(state, seat)
+        _expect_error(
+            FailedPrecondition,
+            lambda: engine.default_move(state, seat),  # noqa: B023 (called at once)
+            f"DEFAULT MOVE: seat {seat} has a default move after the deal",
+        )
         check_view(game, state, seat, engine.view(state, seat))
 
 
@@ -143,6 +146,15 @@ def _check_acting_seat(
                 f"seat {seat} may act, yet {text} is refused by "
                 f"{api.rejection_name(answer.rejection)}"
             )
+    if not listed:
+        # A seat may act and have no move (a UNO jump-in window for a seat
+        # without an identical card: issue 6, item 1): it has nothing to default.
+        _expect_error(
+            FailedPrecondition,
+            lambda: engine.default_move(state, seat),
+            f"DEFAULT MOVE: seat {seat} may act but has no legal move, yet has a default",
+        )
+        return
     default = engine.default_move(state, seat)
     assert serialized(default.move) in legal_keys, (
         f"DEFAULT MOVE: seat {seat}'s default {default.notation} is not one of its legal moves"
@@ -182,8 +194,11 @@ def _check_idle_seat(
         reseated.append(copy)
     for move in _unique([*game.candidate_moves(state, seat), *reseated]):
         _expect_refusal(engine, game, state, move, game_pb2.REJECTION_REASON_NOT_YOUR_TURN)
-    with pytest.raises(InvalidInput):
-        engine.default_move(state, seat)
+    _expect_error(
+        InvalidInput,
+        lambda: engine.default_move(state, seat),
+        f"DEFAULT MOVE: seat {seat} may not act, yet has a default move",
+    )
 
 
 def _check_stale_guard(
@@ -220,6 +235,16 @@ def _expect_refusal(
     )
     assert answer.rejection.rule == "engine", f"an engine gate cites {answer.rejection.rule!r}"
     _check_rejection(game, answer, text)
+
+
+def _expect_error(error: type[Exception], call: Callable[[], object], message: str) -> None:
+    """Assert that `call()` raises `error` (an AssertionError otherwise, like
+    every other check of the suite)."""
+    try:
+        call()
+    except error:
+        return
+    raise AssertionError(message)
 
 
 def _check_rejection(game: Game, answer: service_pb2.ApplyMoveResponse, text: str) -> None:
