@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import random
 import statistics
+import sys
 import time
 from functools import cache
 
@@ -151,14 +152,17 @@ def test_a_14_card_hand_matches_brute_force():
 
 def test_the_finder_is_fast_on_14_card_hands_with_two_jokers():
     """Issue 8's goal is p50 ≤ 1 ms and max ≤ 20 ms over 1,000 hands
-    (`make bench` reports it); a shared CI machine gets a looser bound."""
+    (`python -m croupier.games.scala40.bench` reports it); a shared CI machine
+    gets a looser bound, in CPU time, and none under a tracer (coverage)."""
+    if sys.gettrace() is not None:
+        pytest.skip("timings under a tracer (coverage) say nothing")
     rnd = random.Random(14)
     times = []
     for _ in range(300):
         hand = rnd.sample(NATURALS, 12) + [cards.RED_JOKER, cards.BLACK_JOKER]
-        start = time.perf_counter()
+        start = time.process_time()
         best_opening(hand, RULES["default"], max_cards=13)
-        times.append(time.perf_counter() - start)
+        times.append(time.process_time() - start)
     assert statistics.median(times) < 0.005
     assert max(times) < 0.2
 
