@@ -138,11 +138,14 @@ class Table:
         deal_number: int = 1,
         reshuffled_at: int = 0,
         filler: int = 6,
+        spare: int | None = None,
         options: Mapping[str, Option] | None = None,
         preset: str = "seed",
     ) -> game_pb2.GameState:
         """A hand in progress laid out by hand. `melds` get ids 1, 2, …;
-        `melded` lists the seats that have melded (every meld owner has)."""
+        `melded` lists the seats that have melded (every meld owner has).
+        A stock given without "…" is exactly that ("" is empty): the cards
+        left over then go to the hand of seat `spare`."""
         state = self.new(seats, options, preset=preset)
         jokers = [cards.RED_JOKER, cards.BLACK_JOKER]
         placed: list[int] = []
@@ -185,7 +188,7 @@ class Table:
                 padded.append(seat)
         row = [place(w) for w in words(bridge)]
         stock_words = words(stock)
-        stock_open = not stock_words or stock_words[-1] == MORE
+        stock_open = bool(stock_words) and stock_words[-1] == MORE
         pile = [place(w) for w in stock_words if w != MORE]
         over = Counter(placed) - Counter(cards.pack_54())
         assert not over, f"cards placed twice: {[text_of(v) for v in over.elements()]}"
@@ -201,6 +204,8 @@ class Table:
                 del rest[:filler]
         if stock_open:
             pile += rest
+        elif spare is not None:
+            pinned[spare] += rest
         else:
             assert not rest, f"no place left for {[text_of(v) for v in rest]}"
         for seat in range(seats):

@@ -39,8 +39,27 @@ DEPTH = 8  # actions the look-ahead plans ahead
 Step = Callable[[Position], None]
 
 
+_KNOWN: dict[tuple, tuple[int, str, str] | None] = {}  # type: ignore[type-arg]
+_KNOWN_LIMIT = 8192
+
+
 def refusal(pos: Position) -> IllegalMove | None:
-    """Why the turn of `pos` can no longer be completed (None: it can)."""
+    """Why the turn of `pos` can no longer be completed (None: it can).
+    Remembered per position while a card is owed (the search is the cost):
+    the answer depends on nothing else."""
+    if not pos.bridge_owed or not pos.hand:
+        return _refusal(pos)
+    key = (pos.rules, pos.key(), pos.bridge, pos.bridge_card)
+    if key not in _KNOWN:
+        if len(_KNOWN) >= _KNOWN_LIMIT:
+            _KNOWN.clear()
+        found = _refusal(pos)
+        _KNOWN[key] = None if found is None else (found.reason, found.message, found.rule)
+    known = _KNOWN[key]
+    return None if known is None else IllegalMove(*known)
+
+
+def _refusal(pos: Position) -> IllegalMove | None:
     if not pos.hand:
         if pos.rules.go_out_without_discard and not pos.bridge_owed:
             return None  # the action went out (R-M-34 option)

@@ -33,6 +33,15 @@ def formable(
     `containing`, only melds holding that card; at most `max_cards` cards."""
     naturals = sorted(v for v in hand if not is_joker(v) and v not in represented)
     jokers = sorted(v for v in hand if is_joker(v))
+    if containing and not is_joker(containing):
+        # Only its rank's sets and its suit's sequences can hold it.
+        if containing not in naturals:
+            return []
+        naturals = [
+            v
+            for v in naturals
+            if RANK_OF[v] == RANK_OF[containing] or SUIT_OF[v] == SUIT_OF[containing]
+        ]
     out: set[MeldKey] = set()
     for key in _sets(naturals, jokers, occupied, max_cards):
         out.add(key)

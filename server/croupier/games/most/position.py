@@ -13,7 +13,7 @@ is kept per card value while a meld is rebuilt.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 from croupier.engine.cards import card_text, is_joker
@@ -58,9 +58,18 @@ class Done:
     meld: str
 
 
-def table_of(melds: Iterable[pb.MostMeld], rules: Rules) -> list[TableMeld]:
-    """The analysed melds of a state (MeldError for one that is not a meld,
-    with `index` set to its place)."""
+_TABLES: dict[tuple[Rules, bytes], tuple[TableMeld, ...]] = {}
+_TABLES_LIMIT = 4096
+
+
+def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...]:
+    """The analysed melds of a state, remembered per distinct table (most
+    moves leave it as it was); MeldError, with `index` set to its place, for
+    one that is not a meld."""
+    key = (rules, b"".join([m.SerializeToString() for m in melds]))
+    found = _TABLES.get(key)
+    if found is not None:
+        return found
     out = []
     for index, m in enumerate(melds):
         try:
@@ -69,7 +78,10 @@ def table_of(melds: Iterable[pb.MostMeld], rules: Rules) -> list[TableMeld]:
             error.index = index  # type: ignore[attr-defined]
             raise
         out.append(TableMeld(m.id, m.owner, meld, tuple(m.credited_to)))
-    return out
+    if len(_TABLES) >= _TABLES_LIMIT:
+        _TABLES.clear()
+    found = _TABLES[key] = tuple(out)
+    return found
 
 
 @dataclass
@@ -100,7 +112,7 @@ class Position:
             rules=rules,
             seat=seat,
             hand=list(deal.hands[seat].cards),
-            melds=table_of(deal.melds, rules),
+            melds=list(table_of(deal.melds, rules)),
             bridge=tuple(deal.bridge),
             melded=deal.melded[seat],
             next_meld_id=deal.next_meld_id,
