@@ -78,17 +78,20 @@ def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[by
     if phase == NAME_COLOUR:
         out.extend(_encoded(seat, "name_colour", c) for c in COLOURS)
         return
-    hand = deal.hands[seat].cards
+    hand = deal.hands[seat].cards[:]
     top = deal.discard[-1]
     colour = deal.colour
-    cards = sorted(set(hand))
     if phase == PLAY:
         playable = rules.playable_on(top, colour)
-        legal = [c for c in cards if c in playable and _wd4_fits(c, hand, colour, rules)]
-        _plays(state, seat, rules, cards if rules.misplay else legal, False, out)
+        legal = sorted(playable.intersection(hand))
+        if rules.strict_wd4 and WILD_DRAW_FOUR in playable:
+            legal = [c for c in legal if _wd4_fits(c, hand, colour, rules)]
+        _plays(state, seat, rules, sorted(set(hand)) if rules.misplay else legal, False, out)
         if rules.voluntary_draw or not legal:
             out.append(_encoded(seat, "draw"))
-    elif phase == DRAWN:
+        return
+    cards = sorted(set(hand))
+    if phase == DRAWN:
         drawn = deal.drawn_card
         fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
         _plays(state, seat, rules, cards if rules.misplay else [drawn] if fits else [], False, out)
@@ -167,16 +170,22 @@ def _plays(
 ) -> None:
     """Every well-formed play of each card, with each choice it may carry."""
     two = len(state.uno.hands[seat].cards) == 2
+    table_key = (seat, two, rules.rotation, jump)
+    plain = _PLAIN.get(table_key)
+    if plain is None:
+        plain = _PLAIN[table_key] = {}
+    exchanges = rules.seven_zero or rules.swap_five
     for card in cards:
-        number = NUMBER_OF[card]
-        if (number == 7 and rules.seven_zero) or (number == 5 and rules.swap_five):
-            for key in _play_keys(state, seat, rules, card):
-                out.append(_encoded_play(seat, jump, key))
-            continue
-        plain = _PLAIN.get((seat, card, two, rules.rotation, jump))
-        if plain is None:
-            plain = _plain_plays(seat, card, two, rules.rotation, jump)
-        out += plain
+        if exchanges:
+            number = NUMBER_OF[card]
+            if (number == 7 and rules.seven_zero) or (number == 5 and rules.swap_five):
+                for key in _play_keys(state, seat, rules, card):
+                    out.append(_encoded_play(seat, jump, key))
+                continue
+        plays = plain.get(card)
+        if plays is None:
+            plays = plain[card] = _plain_plays(seat, card, two, rules.rotation, jump)
+        out += plays
 
 
 def _plain_plays(seat: int, card: int, two: bool, rotation: bool, jump: bool) -> list[bytes]:
@@ -186,16 +195,15 @@ def _plain_plays(seat: int, card: int, two: bool, rotation: bool, jump: bool) ->
     if KIND_OF[card] >= Kind.WILD and not rotation:
         colours = COLOURS
     calls = (False, True) if two else (False,)
-    plays = [
+    return [
         play_move(seat, card, colour, uno, jump=jump).SerializeToString()
         for colour in colours
         for uno in calls
     ]
-    _PLAIN[(seat, card, two, rotation, jump)] = plays
-    return plays
 
 
-_PLAIN: dict[tuple[int, int, bool, bool, bool], list[bytes]] = {}
+# (seat, second-to-last card?, H9?, jump-in?) -> card -> its serialized plays
+_PLAIN: dict[tuple[int, bool, bool, bool], dict[int, list[bytes]]] = {}
 
 
 def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) -> list[PlayKey]:

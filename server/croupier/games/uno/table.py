@@ -44,11 +44,13 @@ class Table:
         self.deal = state.uno
         self.rules: Rules = rules_for(state.options.uno)
         self.events: list[game_pb2.Event] = []
+        self.hands = self.deal.hands
+        self._names: dict[int, str] = {}
 
     # -- looking -------------------------------------------------------------
 
     def hand(self, seat: int) -> Any:
-        return self.deal.hands[seat].cards
+        return self.hands[seat].cards
 
     @property
     def top(self) -> int:
@@ -72,8 +74,10 @@ class Table:
         """next(p) (§0.4): the first seat after `seat` in the direction of
         play that is still in the round."""
         n = len(self.state.seats)
-        step = self.direction
+        step = -1 if self.deal.reversed else 1
         finished = self.deal.finished
+        if not finished:
+            return (seat + step) % n
         probe = seat
         for _ in range(n):
             probe = (probe + step) % n
@@ -87,7 +91,10 @@ class Table:
 
     def name(self, seat: int) -> str:
         """The seat's display name, for the sentences of events."""
-        return self.state.seats[seat].name or f"P{seat}"
+        name = self._names.get(seat)
+        if name is None:
+            name = self._names[seat] = self.state.seats[seat].name or f"P{seat}"
+        return name
 
     # -- events --------------------------------------------------------------
 
