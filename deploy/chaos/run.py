@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import collections
 import contextlib
+import functools
 import os
 import queue
 import shutil
@@ -221,12 +222,13 @@ def cancellations(args: argparse.Namespace) -> Figures:
     with Serve("--workers", "2", *limits) as server:
         with open_channel(server.port, *options) as channel:
             stub = Stub(channel)
-            for _ in range(args.cancels):
-                before = _sum(server, "grpc_server_started_total", **BATCH)
+
+            def started(count: int) -> bool:
+                return _sum(server, "grpc_server_started_total", **BATCH) >= count
+
+            for count in range(1, args.cancels + 1):
                 future = stub.ApplyMoveBatch.future(batch, timeout=60)
-                wait_for(
-                    lambda b=before: _sum(server, "grpc_server_started_total", **BATCH) > b, 10
-                )
+                wait_for(functools.partial(started, count), 10)  # once it is being served
                 future.cancel()
             for _ in range(args.cancels):
                 pending: queue.Queue[Any] = queue.Queue()
