@@ -38,9 +38,10 @@ DEAL_OVER = pb.UNO_PHASE_DEAL_OVER
 _PHASES = (PLAY, DRAWN, RESPOND, NAME_COLOUR, DEAL_OVER)
 HAND_SIZE = 7
 STAGES = 7
-# The most a chain of draw cards can add up to: every +2, Wild Draw Four and
-# "+10" of the deck.
-MOST_PENDING = 8 * 2 + 4 * 4 + 4 * 10
+# A bound on a stacked count (H4). Not the deck's own total: penalties drawn
+# during a chain (a catch, a misplay) restock the pile, and its draw cards come
+# back into play.
+MOST_PENDING = 10_000
 
 # Which top cards each pending kind may lie under (R6; a Reverse after H11).
 _PENDING_TOPS = {
