@@ -323,3 +323,18 @@ def test_k_m_3_the_exchange_is_open_when_no_card_may_go_into_the_bridge(table):
     s = table.ok(s, table.exchange(0, "9♣"))
     assert table.reason(s, table.exchange(0, "5♥")) == "EXCHANGE_NEEDS_OWN_MELD"
     table.ok(s, table.discard(s, 0, "JK"))
+
+
+def test_k_m_2_the_bridge_joker_laid_off_for_the_last_card_held_is_refused(table):
+    # Regression (a random rum500 playout reached a dead end): P laid the joker he took from
+    # the bridge on a set as the 2♠ he holds. The 2♠ could then leave his hand only in
+    # exchange for that same joker, which may not go back into the bridge this turn.
+    s = table.build(
+        hands={0: "2♠ JK"},
+        melds=[(1, "[2♣ 2♦ JK→2♥]"), (0, "[5♠ 6♠ 7♠]")],
+        bridge_card="JK",
+        options={"bridge_card_may_be_laid_off": True},
+    )
+    lay = table.lay(s, 0, "JK", 1, joker_as="2♠")
+    assert table.reason(s, lay) == "TURN_COULD_NOT_BE_COMPLETED"
+    assert table.legal(s) == ["LAY BJ ON 2 LOW", "LAY BJ ON 2 HIGH"]

@@ -88,9 +88,17 @@ def _refusal(pos: Position) -> IllegalMove | None:
 
 def can_finish(pos: Position) -> bool:
     """Nothing owed, the hand not empty: a card may go into the bridge now, or
-    after exchanging it for the joker that stands for it (K-M-3)."""
-    represented = pos.represented()
-    return any(pos.discardable(v, represented) or v in represented for v in pos.hand)
+    after exchanging it for the joker that stands for it (K-M-3) — unless
+    that joker is the card taken from the bridge this turn (K-M-2)."""
+    jokers = pos.joker_for()
+    for value in pos.hand:
+        joker = jokers.get(value)
+        if joker is None:
+            if value != pos.bridge_card:
+                return True
+        elif joker != pos.bridge_card:
+            return True
+    return False
 
 
 def _search(pos: Position, depth: int, failed: dict[tuple, int]) -> bool:  # type: ignore[type-arg]

@@ -177,6 +177,18 @@ class Position:
                         out[identity] = index
         return out
 
+    def joker_for(self) -> dict[int, int]:
+        """{card a table joker stands for: that joker}."""
+        out = {}
+        for table_meld in self.melds:
+            if table_meld.meld.jokers:
+                for value, identity in zip(
+                    table_meld.meld.cards, table_meld.meld.identities, strict=True
+                ):
+                    if is_joker(value):
+                        out[identity] = value
+        return out
+
     def occupied(self) -> set[int]:
         """The cards R-M-13 keeps unique: naturals in melds and in the bridge,
         and the identities of table jokers."""
