@@ -231,3 +231,12 @@ def test_a_seat_named_by_a_move_exists(table):
 
 def test_the_wd4_fixture_cards_exist():
     assert WD4 == 54
+
+
+def test_regression_a_stacked_count_may_exceed_the_decks_draw_cards(table):
+    # Found by a random-options playout: penalties drawn during a chain
+    # restocked the pile and its draw cards came back; the count passed 72.
+    state = table.build(top="X+10[G]", hands={0: "Y1 Y2", 1: "G1"}, current=1, phase="RESPOND",
+                        pending=("PLUS_TEN", 80), top_player=0,
+                        options={"plus_ten": True, "stacking": True})  # fmt: skip
+    api.check_state(state)
