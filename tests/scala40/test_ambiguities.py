@@ -114,6 +114,32 @@ def test_a_s40_10_nothing_left_to_draw_voids_the_deal(table):
     assert s.scala40.dealer == 0  # the next dealer deals again
 
 
+def _stalemate(table, restocks):
+    """Both seats opened; only full sets on the table; P holds a joker, which
+    he may discard only to close, and draws the stock's last card."""
+    melds = [(0, "[K♣ K♦ K♥ K♠]"), (1, "[Q♣ Q♦ Q♥ Q♠]")]
+    s = table.build(2, hands={0: "JK", 1: "JK 9♦"}, melds=melds, phase="DRAW", stock="5♣")
+    s.scala40.restocks_without_play = restocks
+    return s
+
+
+def test_k_s40_1_a_deal_whose_stock_keeps_turning_with_no_card_laid_is_void(table):
+    s = table.ok(_stalemate(table, 2), table.draw(0))  # the third turn-over
+    assert s.scala40.restocks_without_play == 3
+    s = table.ok(s, table.discard(s, 0, "5♣"))
+    assert table.rule_events() == ["DEAL_VOID"]
+    assert "no card laid on the table" in table.events[-1].text
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.deal_points(s) == [0, 0]
+
+
+def test_k_s40_1_a_card_laid_on_the_table_starts_the_count_again(table):
+    s = table.build(hands={0: "8♥ K♠ 2♦"}, melds=[MINE, "[5♥ 6♥ 7♥]"], phase="PLAY", drawn="K♠")
+    s.scala40.restocks_without_play = 2
+    s = table.ok(s, table.lay(s, 0, "8♥", 2, "high"))
+    assert s.scala40.restocks_without_play == 0
+
+
 def test_a_s40_11_a_card_drawn_from_the_stock_may_be_discarded_at_once(table):
     s = table.build(hands={0: "9♥ 2♦"}, phase="DRAW", stock="K♠ …")
     s = table.ok(s, table.draw(0))

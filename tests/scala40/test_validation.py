@@ -149,6 +149,15 @@ def _jokers_owed(s):
     s.scala40.jokers_owed = 1
 
 
+def _restocks(s):
+    s.scala40.restocks_without_play = 4
+
+
+def _drawn_elsewhere(s):
+    # F6 (fuzz): a drawn card that is in another seat's hand.
+    s.scala40.drawn_card = s.scala40.hands[1].cards[0]
+
+
 CASES = [
     ("hands", _pop_hand, f"{P}.hands", "one entry per seat"),
     ("conservation", _dup_card, f"{P}.hands[0].cards", "appears too often"),
@@ -175,7 +184,20 @@ CASES = [
     ("opened this turn", _opened_this_turn, f"{P}.opened", "opened this turn"),
     ("must close", _must_close, f"{P}.must_close", "exactly one card"),
     ("jokers owed", _jokers_owed, f"{P}.jokers_owed", "more jokers owed"),
+    ("restocks", _restocks, f"{P}.restocks_without_play", "K-S40-1"),
+    ("drawn elsewhere", _drawn_elsewhere, f"{P}.drawn_card", "in the hand of the seat to act"),
 ]
+
+
+def test_a_finished_deal_keeps_every_seat_in_the_match_below_the_threshold(table):
+    # F5 (fuzz): totals set to 256 after a deal, nobody out: NextDeal must refuse.
+    s = _base(table)
+    s.match.phase = 2  # type: ignore[assignment]  # DEAL_OVER
+    s.match.deal_points.extend([0, 0, 0])
+    s.scala40.phase = 3  # type: ignore[assignment]
+    for seat in s.seats:
+        seat.score = 256
+    _refused(s, "state.seats[0].score", "is below 151")
 
 
 @pytest.mark.parametrize(("name", "breaker", "field", "words"), CASES, ids=[c[0] for c in CASES])

@@ -11,14 +11,10 @@ from croupier_fuzz.corpus import ENGINE_RPCS
 _STATE_RPCS = tuple(rpc for rpc in ENGINE_RPCS if rpc not in ("ListGames", "NewGame"))
 _F2 = "F2 moves offered at move_number 2^64-1: default_move_at_move_number_max"
 _F3 = "F3 forbidden_finish named one by one: test_a_million_forbidden_finishes_are_refused…"
-_F5 = "F5 Scala 40 NextDeal answers a refused state: scala40_next_deal_after_every_total_at_256"
-_F6 = "F6 Scala 40 drawn card of another hand shown: scala40_get_view_with_hands_swapped"
 
 KNOWN: dict[str, str] = {
     "DefaultMove -> ApplyMove | default move refused | state.move_number": _F2,
     "ListLegalMoves -> ApplyMove | listed move refused | state.move_number": _F2,
-    "NextDeal | answered state refused when sent back | state.seats[].score": _F5,
-    "GetView | view shows a hidden card | scala40": _F6,
     **{
         f"{rpc} | slow | INVALID_ARGUMENT, longest list "
         "state.options.hundred_and_one.forbidden_finish": _F3

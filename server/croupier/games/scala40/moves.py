@@ -124,6 +124,7 @@ def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
     if problem is not None:
         raise problem
     pos.write(table.state)
+    table.deal.restocks_without_play = 0  # K-S40-1: a card was laid on the table
     _announce(table, pos)
     if not pos.hand:
         _close(table, seat)  # V12: melding the last card closes
@@ -181,8 +182,9 @@ def discard(table: Table, pos: Position, value: int) -> None:
         _close(table, seat)
         return
     following = table.next_seat(seat)
-    if not table.start_turn(following):
-        void_deal(table, following)
+    void = table.start_turn(following)
+    if void:
+        void_deal(table, following, void)
 
 
 def _close(table: Table, seat: int) -> None:

@@ -13,6 +13,9 @@ from croupier.v1 import scala40_pb2 as pb
 OPENING_THRESHOLD = 40  # R-S40-40: the game's name
 FLAT_UNOPENED_PENALTY = 100  # V9
 HAND_SIZE = 13  # R-S40-05
+# K-S40-1: the stock turned over this often with no card laid on the table
+# since: the deal can no longer end, it is void.
+STALEMATE_RESTOCKS = 3
 DECK = tuple(cards.double_pack_108())  # R-S40-01
 
 

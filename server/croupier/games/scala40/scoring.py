@@ -65,11 +65,9 @@ def score_deal(table: Table, closer: int, in_hand: bool) -> None:
         _elimination(table)
 
 
-def void_deal(table: Table, seat: int) -> None:
-    """R-S40-91 (A-S40-10): nothing left to draw; nobody scores, the next dealer deals."""
-    table.emit_rule(
-        pb.SCALA40_EVENT_KIND_DEAL_VOID, seat, "finds nothing to draw: the deal is void"
-    )
+def void_deal(table: Table, seat: int, says: str) -> None:
+    """R-S40-91 (A-S40-10), K-S40-1: nobody scores, the next dealer deals."""
+    table.emit_rule(pb.SCALA40_EVENT_KIND_DEAL_VOID, seat, says)
     _end_deal(table, None, [0] * len(table.state.seats))
     table.state.match.phase = game_pb2.MATCH_PHASE_DEAL_OVER
 

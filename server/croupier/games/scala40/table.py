@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from croupier.engine import rng, seats
 from croupier.engine.cards import card_text
-from croupier.games.scala40.rules import Rules, rules_for
+from croupier.games.scala40.rules import STALEMATE_RESTOCKS, Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
@@ -85,6 +85,7 @@ class Table:
         del deal.discard[: len(cards)]
         rng.shuffle(self.state, cards)
         deal.stock.extend(cards)
+        deal.restocks_without_play += 1
         self.emit(
             game_pb2.EVENT_KIND_STOCK_RESTOCKED,
             seat,
@@ -105,16 +106,24 @@ class Table:
         deal.opened_this_turn = False
         deal.must_close = False
 
-    def start_turn(self, seat: int) -> bool:
+    def start_turn(self, seat: int) -> str:
         """§1.4 START: `seat` is to draw. R-S40-91: with no stock, the discard
-        pile less its top becomes one; with nothing to draw the deal is void
-        (returns False)."""
+        pile less its top becomes one. Returns why the deal is void instead
+        ("" when it goes on): nothing to draw (R-S40-91), or the stock turned
+        over again and again with no card laid on the table (K-S40-1)."""
         deal = self.deal
         self.state.current_seat = seat
         self.clear_turn()
         deal.phase = DRAW  # type: ignore[assignment]
         deal.turns_started[seat] += 1
-        return not (not deal.stock and not self.restock(seat, keep_top=True))
+        if not deal.stock and not self.restock(seat, keep_top=True):
+            return "finds nothing to draw: the deal is void"
+        if deal.restocks_without_play >= STALEMATE_RESTOCKS:
+            return (
+                f"finds the stock turned over {deal.restocks_without_play} times with no card "
+                "laid on the table: the deal is void"
+            )
+        return ""
 
     def next_seat(self, seat: int) -> int:
         return seats.next_seat(self.state.seats, seat)

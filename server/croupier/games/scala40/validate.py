@@ -11,7 +11,7 @@ from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
 from croupier.games.scala40.analyser import TableFault, table_melds
 from croupier.games.scala40.options import check_seats
-from croupier.games.scala40.rules import DECK, rules_for
+from croupier.games.scala40.rules import DECK, STALEMATE_RESTOCKS, rules_for
 from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -59,7 +59,8 @@ def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-u
     teams = options.teams != pb.SCALA40_TEAMS_NONE
     # A seat still in an ELIMINATION match is below the threshold.
     ceiling = MAX_SCORE
-    if in_play and options.match_mode == pb.SCALA40_MATCH_MODE_ELIMINATION:
+    ongoing = state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER
+    if ongoing and options.match_mode == pb.SCALA40_MATCH_MODE_ELIMINATION:
         ceiling = options.elimination_threshold - 1
     playing = 0
     for i, seat in enumerate(seats):
@@ -135,6 +136,8 @@ def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-un
     if deal.turns_started[seat] < 1:
         raise InvalidInput(f"{P}.turns_started[{seat}]", "the seat to act has begun a turn")
     hand = hands[seat]
+    if deal.restocks_without_play > STALEMATE_RESTOCKS:
+        raise InvalidInput(f"{P}.restocks_without_play", f"at most {STALEMATE_RESTOCKS} (K-S40-1)")
     if phase == DRAW:
         if not deal.stock:
             raise InvalidInput(f"{P}.stock", "a turn begins with a card in the stock (R-S40-91)")
@@ -147,6 +150,15 @@ def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-un
         value = getattr(deal, name)
         if not 0 <= value <= BLACK_JOKER:
             raise InvalidInput(f"{P}.{name}", f"not a card: {value}")
+        # The card came to this hand this turn: it is there, or on the table
+        # (laid, or set aside with a quad on the discard pile).
+        if (
+            value
+            and value not in hand
+            and value not in deal.discard
+            and not any(value in m.cards for m in deal.melds)
+        ):
+            raise InvalidInput(f"{P}.{name}", "is in the hand of the seat to act or laid")
     if deal.taken_must_be_placed and not (deal.taken_card and deal.taken_copies):
         raise InvalidInput(
             f"{P}.taken_copies", "a taken card that must be placed needs its card and copies"

@@ -38,6 +38,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     v.jokers_owed = deal.jokers_owed
     v.opened_this_turn = deal.opened_this_turn
     v.must_close = deal.must_close
+    v.restocks_without_play = deal.restocks_without_play
 
 
 def view_text(view: game_pb2.View) -> str:
