@@ -1,7 +1,8 @@
 """Faults the conformance suite found in registered games, each pinned at a
-seeded match and marked xfail(strict) until the game's owner fixes it: the
-fix turns the test into an unexpected pass, which fails until the marker is
-removed. Engine and game code are not changed from here.
+seeded match. Until the game's owner fixes one it is marked xfail(strict):
+the fix turns it into an unexpected pass, which fails until the marker is
+removed; then it stays as the regression test. Engine and game code are not
+changed from here.
 """
 
 from __future__ import annotations
