@@ -14,9 +14,11 @@ legal moves already serialized, in the same canonical order as
 `legal_moves` (101 looks them up in a small table). For a game without it
 the codec serializes what `legal_moves` returns.
 
-A move seen before also skips the game's shape check: `check_move_shape` is
-a function of the move message alone, which its bytes determine, and only a
-move that passed it (or that the game itself listed) is ever remembered.
+A move seen before in a request also skips the game's shape check:
+`check_move_shape` is a function of the move message alone, which its bytes
+determine, and only a move that passed it is remembered as checked. (A move
+the game lists is not taken as checked on the game's word: the conformance
+suite must still see a game that lists a malformed move refused.)
 """
 
 from __future__ import annotations
@@ -69,7 +71,7 @@ class MoveCodec:
 
     def __init__(self, game: Any) -> None:
         self.game = game  # also keeps the game alive while its id keys the codec
-        self._notations: dict[bytes, str] = {}
+        self._checked: dict[bytes, str] = {}  # moves whose shape passed -> notation
         # Per wire tag: move bytes -> the tag and the length-prefixed LegalMove.
         self._entries: dict[bytes, dict[bytes, bytes]] = {
             LIST_LEGAL_MOVES_TAG: {},
@@ -86,15 +88,15 @@ class MoveCodec:
     # -- moves from a request --------------------------------------------------
 
     def known_notation(self, move_bytes: bytes) -> str | None:
-        """The notation of a move seen before with a valid shape, else None."""
-        return self._notations.get(move_bytes)
+        """The notation of a move whose shape was checked before, else None."""
+        return self._checked.get(move_bytes)
 
     def remember(self, move_bytes: bytes, move: game_pb2.Move) -> str:
         """Note a move whose shape the game has just accepted; its notation."""
         notation: str = self.game.notation(move)
-        if len(self._notations) >= CACHE_LIMIT:
-            self._notations.clear()
-        self._notations[move_bytes] = notation
+        if len(self._checked) >= CACHE_LIMIT:
+            self._checked.clear()
+        self._checked[move_bytes] = notation
         return notation
 
     # -- legal moves, encoded --------------------------------------------------
@@ -121,11 +123,10 @@ class MoveCodec:
         return b"".join(out)
 
     def _entry(self, move_bytes: bytes, tag: bytes) -> bytes:
-        """A listed move's LegalMove under `tag`, now remembered: a move the
-        game lists is well formed, so its notation is remembered too."""
-        notation = self._notations.get(move_bytes)
+        """A listed move's LegalMove under `tag`, now remembered."""
+        notation = self._checked.get(move_bytes)
         if notation is None:
-            notation = self.remember(move_bytes, game_pb2.Move.FromString(move_bytes))
+            notation = self.game.notation(game_pb2.Move.FromString(move_bytes))
         text = notation.encode()
         body = _MOVE_TAG + _delimited(move_bytes)
         if text:
