@@ -58,6 +58,9 @@ class Game(Protocol):
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
         """Every legal move of an acting `seat`, in canonical order."""
 
+    # Optional, for the hot path: `encoded_legal_moves(state, seat) -> list[bytes]`,
+    # the same moves serialized, in the same order (engine/move_codec.py).
+
     def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
         """Play `move` of an acting seat on `state` in place (the caller passes
         a copy), or raise IllegalMove leaving the state unusable."""
