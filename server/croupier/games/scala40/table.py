@@ -8,7 +8,6 @@ its compiled rules and the events the move produces.
 from __future__ import annotations
 
 from croupier.engine import rng, seats
-from croupier.engine.cards import card_text
 from croupier.games.scala40.rules import STALEMATE_RESTOCKS, Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -127,6 +126,3 @@ class Table:
 
     def next_seat(self, seat: int) -> int:
         return seats.next_seat(self.state.seats, seat)
-
-    def says_cards(self, cards: list[int]) -> str:
-        return " ".join(card_text(v) for v in cards)
