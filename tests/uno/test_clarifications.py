@@ -184,3 +184,16 @@ def test_c_uno_11_a_late_call_is_a_false_call_under_u16(table):
     assert table.rule_events("FALSE_CALL")
     assert table.size(s, 0) == 1 + 2
     assert not s.uno.HasField("uno_offender")  # no longer one card: nothing to catch
+
+
+def test_regression_a_refill_passed_on_by_an_exchange_is_not_shown(table):
+    # Found by a random-options playout: under H13 and H3 a seat emptied with
+    # a 0 draws its refill and passes it on in the same move; the draw event
+    # may not show it cards it holds neither before nor after.
+    opts = {"seven_zero": True, "seven_rounds": True}
+    before = table.build(top="B3", hands={0: "B0", 1: "G1 G2"}, stages=[6, 7, 7, 7], options=opts)
+    s = table.ok(before, table.play(0, "B0"))
+    drawn = [e for e in table.events if e.kind == 3]  # CARDS_DRAWN
+    assert drawn[0].count == 5 and not drawn[0].uno_cards
+    assert table.size(s, 1) == 5  # P0's refill, passed on
+    assert table.hand(s, 0) == table.hand(before, 3)

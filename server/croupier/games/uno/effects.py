@@ -90,7 +90,8 @@ def play_card(
     for_good = False
     if not hand:
         if rules.seven_rounds and deal.stages[seat] > 1:
-            refill(table, seat)
+            # H3's exchange takes the refilled hand away at once (C-UNO-9).
+            refill(table, seat, shown=not (rules.seven_zero and NUMBER_OF[card] in (0, 7)))
         elif rules.play_to_last:
             for_good = True
             deal.finished.append(seat)
@@ -111,14 +112,14 @@ def play_card(
     table.close_stale_catch()
 
 
-def refill(table: Table, seat: int) -> None:
+def refill(table: Table, seat: int, shown: bool = True) -> None:
     """H13: emptied at stage k > 1, the seat draws k − 1 cards (not a penalty)
     and goes down to stage k − 1; then play goes on."""
     deal = table.deal
     stage = deal.stages[seat] - 1
     deal.stages[seat] = stage
     table.emit_rule(pb.UNO_EVENT_KIND_STAGE_REFILLED, seat, f"reaches stage {stage}", stage=stage)
-    table.draw(seat, stage)
+    table.draw(seat, stage, shown=shown)
 
 
 def house_effects(table: Table, seat: int, card: int, play: pb.UnoMove.Play) -> None:

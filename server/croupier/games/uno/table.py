@@ -118,10 +118,12 @@ class Table:
 
     # -- drawing (R9, §0.5) --------------------------------------------------
 
-    def draw(self, seat: int, count: int, penalty: bool = False) -> list[int]:
+    def draw(self, seat: int, count: int, penalty: bool = False, shown: bool = True) -> list[int]:
         """DRAW(seat, count): one card at a time, restocking when the stock
         runs out; draws that find both piles empty are forfeited (B29). A
-        penalty of READY_AFTER cards or more waits for "Ready" (H16)."""
+        penalty of READY_AFTER cards or more waits for "Ready" (H16). The
+        event shows the drawer its cards unless they leave its hand in the
+        same move (`shown` False: H13's refill before H3's exchange)."""
         deal = self.deal
         stock, hand = deal.stock, self.hand(seat)
         drawn: list[int] = []
@@ -139,7 +141,7 @@ class Table:
             seat,
             f"draws {len(drawn)} {plural}",
             count=len(drawn),
-            uno_cards=drawn,
+            uno_cards=drawn if shown else [],
             visible_to=[seat],
         )
         if penalty and count >= READY_AFTER and self.rules.ready:
