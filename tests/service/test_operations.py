@@ -58,8 +58,10 @@ def _out_of_turn(item: service_pb2.ApplyMoveRequest) -> service_pb2.ApplyMoveReq
 
 def test_sigterm_finishes_the_call_in_flight_refuses_new_ones_and_exits_zero() -> None:
     # Big enough that it is still running when SIGTERM arrives: at least
-    # 0.5 s of engine work as measured in this process.
-    batch = slow_batch(0.5)
+    # 1.5 s of engine work as measured in this process (0.5 s was once too
+    # little on a machine loaded by other jobs: the scrape that sees the batch
+    # start came back after it had ended).
+    batch = slow_batch(1.5)
     count = len(batch.items)
     flags = ("--workers", "1", "--grace", str(GRACE), "--log-level", "debug")
     limits = ("--max-batch", str(count), "--max-message-bytes", str(256 * 1024 * 1024))
