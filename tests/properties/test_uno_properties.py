@@ -8,12 +8,8 @@ play it through the same `play_checked`, with random options (every house
 rule on together where §2.12 allows), for a bounded number of moves per
 table (UNO's random rounds run to hundreds of moves).
 
-One stopgap, until the shared suite says it itself: the suite asks every
-acting seat for its DefaultMove and expects a listed move, but a seat in an
-H1 jump-in window that holds no identical card is acting and has no move
-(RULES.md D2, D14; issue 6: "a seat in a jump-in window that holds no
-identical card simply has no jump-in move"). For exactly that seat this test
-requires DefaultMove to answer FAILED_PRECONDITION instead.
+A seat in an H1 jump-in window that holds no identical card acts and has no
+move; the suite requires its DefaultMove to be refused (FAILED_PRECONDITION).
 """
 
 from __future__ import annotations
@@ -27,10 +23,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import conformance.positions as positions
 from conformance.suite import Case, play_checked
 from croupier.engine import registry
-from croupier.engine.errors import FailedPrecondition
 from croupier.games.uno import GAME
 from croupier.inprocess import InProcess
 from croupier_client.playout import MatchTooLong, play_match, uniform
@@ -86,34 +80,10 @@ def option_sets(draw: Any) -> dict[str, Any]:
     return options
 
 
-class _NoDefault(Exception):
-    """A window seat without a move: the suite's DefaultMove check is done."""
-
-
 @pytest.fixture(autouse=True)
-def uno_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def uno_registered() -> Iterator[None]:
     was = registry.find("uno")
     registry.register(GAME)
-    original = positions._check_acting_seat
-
-    def check_acting_seat(engine, game, state, seat, listed, offered):  # type: ignore[no-untyped-def]
-        if listed:
-            return original(engine, game, state, seat, listed, offered)
-        assert seat != state.current_seat, "the seat to act has no move"
-
-        class Engine:
-            def __getattr__(self, name: str) -> Any:
-                return getattr(engine, name)
-
-            def default_move(self, state, seat):  # type: ignore[no-untyped-def]
-                with pytest.raises(FailedPrecondition):
-                    engine.default_move(state, seat)
-                raise _NoDefault
-
-        with contextlib.suppress(_NoDefault):
-            original(Engine(), game, state, seat, listed, offered)
-
-    monkeypatch.setattr(positions, "_check_acting_seat", check_acting_seat)
     yield
     if was is None:
         registry.unregister("uno")
