@@ -119,7 +119,7 @@ def test_a_short_match_is_played_to_its_winner_with_every_check() -> None:
 
 # Each kind of move made beside the turn (or in an overlay), with the options
 # that open its window.
-OUT_OF_TURN = {
+OUT_OF_TURN: dict[str, dict[str, Any]] = {
     "jump_in": {"jump_in": True, "jump_in_own_card": True},
     "catch": {},
     "call_uno": {"uno_call_timing": "UNTIL_CAUGHT"},
