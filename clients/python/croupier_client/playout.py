@@ -20,7 +20,8 @@ from typing import Any, Protocol
 
 from croupier.v1 import game_pb2, service_pb2
 
-LegalMoves = dict[int, list[service_pb2.LegalMove]]
+# Every acting seat's legal moves (a list, or the answer's repeated field as is).
+LegalMoves = dict[int, Sequence[service_pb2.LegalMove]]
 # Picks one move out of every acting seat's legal moves (at least one listed).
 Chooser = Callable[[game_pb2.GameState, LegalMoves], service_pb2.LegalMove]
 
@@ -88,7 +89,10 @@ def uniform(seed: int) -> Chooser:
     rnd = random.Random(seed)
 
     def choose(state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
-        moves = [move for seat in sorted(legal) for move in legal[seat]]
+        if len(legal) == 1:  # the common case: one seat acts
+            (moves,) = legal.values()
+        else:
+            moves = [move for seat in sorted(legal) for move in legal[seat]]
         return moves[rnd.randrange(len(moves))]
 
     return choose
@@ -112,15 +116,15 @@ def play(
     the number of moves played. Raises MatchTooLong after `max_moves` moves."""
     moves = 0
     legal: LegalMoves | None = None
-    while state.match.phase != game_pb2.MATCH_PHASE_MATCH_OVER:
-        if state.match.phase == game_pb2.MATCH_PHASE_DEAL_OVER:
+    while (phase := state.match.phase) != game_pb2.MATCH_PHASE_MATCH_OVER:
+        if phase == game_pb2.MATCH_PHASE_DEAL_OVER:
             dealt = backend.next_deal(state)
             if on_deal is not None:
                 on_deal(dealt)
             state, legal = dealt.state, None
             continue
-        if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
-            raise ServerContradiction(f"a state in match phase {state.match.phase}")
+        if phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+            raise ServerContradiction(f"a state in match phase {phase}")
         if moves >= max_moves:
             raise MatchTooLong(max_moves, state)
         if legal is None:
@@ -139,10 +143,12 @@ def play(
             )
         if on_step is not None:
             on_step(Step(state, legal, choice, answer))
-        legal = {entry.seat: list(entry.moves) for entry in answer.next_legal_moves}
-        if set(legal) != set(answer.state.acting_seats):
-            legal = None  # a backend without the one-call path: ask
         state = answer.state
+        # The answer's own lists (no copies); a backend without the one-call
+        # path answers none, and the next step asks.
+        legal = {entry.seat: entry.moves for entry in answer.next_legal_moves}
+        if not legal and state.acting_seats:
+            legal = None
         moves += 1
     return state, moves
 
