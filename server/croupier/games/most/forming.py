@@ -45,7 +45,7 @@ def formable(
     out: set[MeldKey] = set()
     for key in _sets(naturals, jokers, occupied, max_cards):
         out.add(key)
-    for key in _sequences(naturals, jokers, occupied, max_cards):
+    for key in _sequences(naturals, jokers, occupied, max_cards, containing):
         out.add(key)
     if containing:
         return sorted(k for k in out if containing in k[0])
@@ -83,21 +83,32 @@ def _as_key(cards: list[int], joker_as: list[int]) -> MeldKey:
 
 
 def _sequences(
-    naturals: list[int], jokers: list[int], occupied: Collection[int], max_cards: int
+    naturals: list[int],
+    jokers: list[int],
+    occupied: Collection[int],
+    max_cards: int,
+    containing: int,
 ) -> Iterator[MeldKey]:
     held = set(naturals)
-    for suit in SUITS:
+    suits = [SUIT_OF[containing]] if containing and not is_joker(containing) else SUITS
+    for suit in suits:
         if sum(1 for v in naturals if SUIT_OF[v] == suit) + len(jokers) < 3:
             continue
         for low in range(2, 15):
-            for length in range(3, min(13, max_cards) + 1):
-                if length == 13 and low != 2:
-                    continue  # K-M-1: a whole suit is written from its 2
-                window = [card(cyclic_rank(low + k), suit) for k in range(length)]
-                gaps = [k for k, v in enumerate(window) if v not in held]
-                if len(gaps) > len(jokers):
-                    break  # a longer window from this start has these gaps and more
-                yield from _fill(window, gaps, held, jokers, occupied)
+            window: list[int] = []
+            gaps: list[int] = []
+            for k in range(min(13, max_cards)):
+                value = card(cyclic_rank(low + k), suit)
+                if value not in held:
+                    if len(gaps) == len(jokers):
+                        break  # a longer window from this start lacks even more
+                    gaps.append(k)
+                window.append(value)
+                if k < 2 or (k == 12 and low != 2):
+                    continue  # three cards at least; a whole suit from its 2 (K-M-1)
+                if containing and containing not in window and not is_joker(containing):
+                    continue
+                yield from _fill(list(window), list(gaps), held, jokers, occupied)
 
 
 def _fill(
