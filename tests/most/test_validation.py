@@ -158,3 +158,20 @@ def test_a_malformed_move_is_refused_at_its_field(table, build, field, problem):
     got_field, got_problem = error.value.violations[0]
     assert got_field == field
     assert problem in got_problem
+
+
+def test_an_empty_meld_beside_a_valid_one_is_refused_after_the_valid_table_was_seen(table):
+    # Regression: tables were remembered by their melds' bytes joined, and an empty
+    # meld's bytes are none — [m1, {}] passed as the [m1] checked before.
+    state = position(table)
+    api.check_state(state)
+    state.most.melds.add()
+    field, problem = refused(state)
+    assert field == "state.most.melds[2].id"
+    state.most.melds[2].id = 3
+    state.most.next_meld_id = 4
+    state.most.melds[2].owner = 0
+    assert refused(state) == (
+        "state.most.melds[2].cards",
+        "not a valid meld: []: a meld has 3 or more cards",
+    )

@@ -58,15 +58,16 @@ class Done:
     meld: str
 
 
-_TABLES: dict[tuple[Rules, bytes], tuple[TableMeld, ...]] = {}
+_TABLES: dict[tuple[Rules, tuple[bytes, ...]], tuple[TableMeld, ...]] = {}
 _TABLES_LIMIT = 4096
 
 
 def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...]:
     """The analysed melds of a state, remembered per distinct table (most
     moves leave it as it was); MeldError, with `index` set to its place, for
-    one that is not a meld."""
-    key = (rules, b"".join([m.SerializeToString() for m in melds]))
+    one that is not a meld. Each meld is its own part of the key: joined
+    bytes would merge an empty meld into its neighbour."""
+    key = (rules, tuple([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found

@@ -65,7 +65,7 @@ def _check_seats(state: game_pb2.GameState) -> None:
 
 # Tables (melds, bridge, who has melded) already found consistent: most moves
 # leave the table as it was, so each distinct table is checked once.
-_GOOD_TABLES: set[tuple[int, int, bytes, bytes, bytes, bytes]] = set()
+_GOOD_TABLES: set[tuple[int, int, bytes, tuple[bytes, ...], bytes, bytes]] = set()
 _GOOD_TABLES_LIMIT = 4096
 
 
@@ -75,7 +75,7 @@ def _check_melds(state: game_pb2.GameState) -> None:
         len(state.seats),
         deal.next_meld_id,
         bytes(deal.melded),
-        b"".join([m.SerializeToString() for m in deal.melds]),
+        tuple([m.SerializeToString() for m in deal.melds]),  # not joined: see table_of
         bytes(deal.bridge),
         state.options.most.SerializeToString(),
     )
