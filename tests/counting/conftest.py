@@ -20,17 +20,15 @@ Where the cards nobody mentions go (every state holds its whole pack):
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import pytest
 
-from croupier.engine import api, cards, registry
-from croupier.games.counting import CHIPS_101, ONE_HUNDRED, STO
+from croupier.engine import api, cards
 from croupier.games.counting.rules import rules_for
 from croupier.v1 import counting_pb2, game_pb2, options_pb2, service_pb2
 
 MORE = "…"
-GAMES = (STO, ONE_HUNDRED, CHIPS_101)
 
 RANKS = {str(n): n for n in range(2, 11)}
 RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
@@ -338,18 +336,6 @@ class Table:
     @staticmethod
     def next_deal(state: game_pb2.GameState) -> game_pb2.GameState:
         return api.next_deal(service_pb2.NextDealRequest(state=state)).state
-
-
-@pytest.fixture(autouse=True)
-def counting_games_registered() -> Iterator[None]:
-    """The three games in the registry while a test runs (until they are
-    registered through their entry points, when this does nothing)."""
-    added = [game for game in GAMES if registry.find(game.name) is None]
-    for game in added:
-        registry.register(game)
-    yield
-    for game in added:
-        registry.unregister(game.name)
 
 
 @pytest.fixture
