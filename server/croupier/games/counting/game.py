@@ -61,6 +61,9 @@ class CountingGame:
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
         return legal.legal_moves(state, seat)
 
+    def encoded_legal_moves(self, state: game_pb2.GameState, seat: int) -> list[bytes]:
+        return legal.encoded_legal_moves(state, seat)  # the hot path's form (move_codec.py)
+
     def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
         return legal.default_move(state, seat)
 

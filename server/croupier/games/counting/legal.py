@@ -23,13 +23,22 @@ _CANDIDATE_TOTALS = (-1, 0, 73, 100, 101)
 
 def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
     """Every move `seat` may make now (the engine asks only for the seat to act)."""
+    return [game_pb2.Move.FromString(move) for move in encoded_legal_moves(state, seat)]
+
+
+def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
+    """`legal_moves`, each move serialized (the hot path's form, looked up in
+    a table of every move of a seat serialized once): the same moves in the
+    same order."""
     if state.match.phase != IN_PROGRESS or seat != state.current_seat:
         return []
+    game = state.game
     rules = rules_for(state)
-    deal = getattr(state, state.game)
+    deal = getattr(state, game)
     total = deal.total
-    out: list[game_pb2.Move] = []
-    for card in sorted(set(deal.hands[seat].cards)):
+    encoded = _ENCODED.get((game, seat)) or _encoded_moves(game, seat)
+    out: list[bytes] = []
+    for card in sorted(set(deal.hands[seat].cards[:])):
         effect = rules.effects[card]
         kind = effect.choice
         for value in effect.choices or (0,):
@@ -38,10 +47,24 @@ def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
             # elsewhere any card may be played, a bust included (A-C1-04, A-C2-05).
             if rules.safe_only and after > rules.limit:
                 continue
-            out.append(play(state.game, seat, card, kind, value))
+            key = (card, kind, value)
+            move = encoded.get(key)
+            if move is None:
+                move = encoded[key] = play(game, seat, card, kind, value).SerializeToString()
+            out.append(move)
     if not out and rules.safe_only:
-        out.append(concede(state.game, seat))  # R-C3-05
+        out.append(concede(game, seat).SerializeToString())  # R-C3-05
     return out
+
+
+# Every move of a seat of a game, serialized once: (card, choice kind, value) → bytes.
+_ENCODED: dict[tuple[str, int], dict[tuple[int, str | None, int], bytes]] = {}
+
+
+def _encoded_moves(game: str, seat: int) -> dict[tuple[int, str | None, int], bytes]:
+    table: dict[tuple[int, str | None, int], bytes] = {}
+    _ENCODED[(game, seat)] = table
+    return table
 
 
 def play(game: str, seat: int, card: int, kind: str | None = None, value: int = 0) -> game_pb2.Move:

@@ -27,11 +27,16 @@ class Table:
         self.rules: Rules = rules_for(state)
         self.events: list[game_pb2.Event] = []
         self.seats = state.seats
+        # Hands fetched once: every protobuf field fetch builds a wrapper.
+        self._hands: dict[int, Any] = {}
 
     # -- looking -------------------------------------------------------------
 
     def hand(self, seat: int) -> Any:
-        return self.deal.hands[seat].cards
+        cards = self._hands.get(seat)
+        if cards is None:
+            cards = self._hands[seat] = self.deal.hands[seat].cards
+        return cards
 
     def next_of(self, seat: int) -> int:
         """The next seat still in the match in the direction of play."""
