@@ -160,9 +160,13 @@ def _check_turn(state: game_pb2.GameState) -> None:
         raise InvalidInput(
             f"{P}.bridge_card", "a turn draws from the stock or the bridge, not both"
         )
-    on_table = any(deal.bridge_card in m.cards for m in deal.melds)
-    if deal.bridge_card and deal.bridge_card not in hand and not on_table:
-        raise InvalidInput(f"{P}.bridge_card", "the card taken is in the hand or on the table")
+    for name in ("drawn_card", "bridge_card"):
+        value = getattr(deal, name)
+        if value and value not in hand and not any(value in m.cards for m in deal.melds):
+            # The view shows the drawn card to the seat to act: never another hand's card.
+            raise InvalidInput(
+                f"{P}.{name}", "the card drawn or taken is in the hand or on the table"
+            )
     if deal.bridge_card_owed and deal.bridge_card not in hand:
         raise InvalidInput(
             f"{P}.bridge_card_owed", "the bridge card still owed to a meld is in the hand"
