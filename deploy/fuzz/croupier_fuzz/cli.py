@@ -41,6 +41,12 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--slow", type=float, default=1.0, help="seconds after which a call is a finding"
     )
+    p.add_argument(
+        "--max-rss-mb",
+        type=int,
+        default=4096,
+        help="stop the in-process phase when the fuzzer's RSS passes this (a finding)",
+    )
     p.add_argument("--max-repeat", type=int, default=Limits.repeat, help="largest list added")
     p.add_argument("--max-string", type=int, default=Limits.string, help="longest string set")
     p.add_argument("--report-dir", type=Path, default=Path("reports/fuzz"))
@@ -66,7 +72,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _replay(args, corpus, mutator)
     results = run.Results(seed=args.seed, corpus=corpus)
     live_inputs = round(args.inputs * args.live_share)
-    run.run_engine(results, mutator, args.inputs - live_inputs, progress=not args.quiet)
+    run.run_engine(
+        results,
+        mutator,
+        args.inputs - live_inputs,
+        progress=not args.quiet,
+        max_rss_mb=args.max_rss_mb,
+    )
     if live_inputs:
         run.run_live(
             results,

@@ -82,6 +82,14 @@ def is_card(field: Any) -> bool:
     return enum is not None and enum.full_name in CARD_ENUMS
 
 
+# What one mutation may add, in all (see `apply`), and the largest message it
+# copies; a request that grows past Limits.bytes is mutated no further.
+MAX_ADDED = 1_000_000
+MAX_ADDED_MESSAGES = 10_000
+MAX_ADDED_BYTES = 8 << 20  # of strings
+MAX_DUPLICATED_BYTES = 1 << 20
+
+
 @dataclass(frozen=True)
 class Limits:
     """How big a mutation may make a field (memory and time stay bounded)."""
@@ -89,6 +97,7 @@ class Limits:
     repeat: int = 1_000_000  # elements added to a list of numbers at once
     messages: int = 10_000  # elements added to a list of messages at once
     string: int = 1_000_000  # characters of a long string
+    bytes: int = 8 << 20  # a request past this size is mutated no further
 
 
 @dataclass(frozen=True)
@@ -141,14 +150,20 @@ def _short(value: Any) -> str:
 
 def apply(message: Message, mutations: Sequence[Mutation]) -> Message:
     """Apply `mutations` in order to `message` (in place); one that no longer
-    fits (its path is gone after others were dropped) is skipped."""
+    fits (its path is gone after others were dropped) is skipped.
+
+    One mutation adds at most MAX_ADDED elements (MAX_ADDED_MESSAGES messages,
+    MAX_ADDED_BYTES of strings) in all, however many lists its path names (every seat's hand) and
+    whatever list it lands on once a shrink has dropped the mutations before
+    it: memory stays bounded."""
     for mutation in mutations:
+        budget = [MAX_ADDED, MAX_ADDED_MESSAGES]
         for parent in _parents(message, mutation.path[:-1]):
             field = parent.DESCRIPTOR.fields_by_name.get(str(mutation.path[-1]))
             if field is None:
                 continue
             try:
-                _apply_one(message, parent, field, mutation)
+                _apply_one(message, parent, field, mutation, budget)
             except (IndexError, ValueError, TypeError, OverflowError):
                 continue
     return message
@@ -172,7 +187,7 @@ def _parents(message: Message, steps: Path) -> Iterator[Message]:
         yield from _parents(child, rest)
 
 
-def _apply_one(root: Message, parent: Message, field: Any, m: Mutation) -> None:
+def _apply_one(root: Message, parent: Message, field: Any, m: Mutation, budget: list[int]) -> None:
     name = field.name
     op, arg = m.op, m.arg
     if op == "clear":
@@ -185,16 +200,22 @@ def _apply_one(root: Message, parent: Message, field: Any, m: Mutation) -> None:
         del getattr(parent, name)[arg:]
     elif op == "drop":
         del getattr(parent, name)[arg]
-    elif op == "dup":
+    elif op == "dup" and field.type == FD.TYPE_MESSAGE:
         items = getattr(parent, name)
-        if field.type == FD.TYPE_MESSAGE:
+        if budget[1] > 0 and items[arg].ByteSize() <= MAX_DUPLICATED_BYTES:
+            budget[1] -= 1
             items.add().CopyFrom(items[arg])
-        else:
-            items.append(items[arg])
+    elif op == "dup":
+        getattr(parent, name).append(getattr(parent, name)[arg])
     elif op == "extend":
         value, count = arg
         items = getattr(parent, name)
-        if field.type == FD.TYPE_MESSAGE:
+        kind = 1 if field.type == FD.TYPE_MESSAGE else 0
+        count = min(count, budget[kind])
+        if isinstance(value, str) and value:  # a list of long strings: bound the bytes
+            count = min(count, max(1, MAX_ADDED_BYTES // len(value)))
+        budget[kind] -= count
+        if kind:
             for _ in range(count):
                 items.add()
         else:
@@ -273,6 +294,8 @@ class Mutator:
             mutation = self.one(source, message)
             apply(message, [mutation])
             out.append(mutation)
+            if message.ByteSize() > self.limits.bytes:
+                break
         return out
 
     def one(self, source: Source, message: Message) -> Mutation:
@@ -340,7 +363,10 @@ class Mutator:
         if field.type == FD.TYPE_MESSAGE:
             return Mutation(path, "extend", (None, pick(source, self.message_counts)))
         count = pick(source, (1, 1, 1, 1, 1, 2, 2, 3, *self.counts))
-        return Mutation(path, "extend", (self.value(source, field, None), count))
+        value = self.value(source, field, None)
+        if isinstance(value, str) and value:  # as `apply` would cut it: say so
+            count = min(count, max(1, MAX_ADDED_BYTES // len(value)))
+        return Mutation(path, "extend", (value, count))
 
     def value(self, source: Source, field: FD, current: Any) -> Any:
         """A value for a scalar field of `field`'s type."""

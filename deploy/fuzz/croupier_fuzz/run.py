@@ -20,7 +20,7 @@ from croupier_fuzz import corpus as corpus_module
 from croupier_fuzz.cases import MULTI, Case, draw, draw_rpc, parsed, shrink
 from croupier_fuzz.corpus import ENGINE_RPCS, WIRE_RPCS, Corpus
 from croupier_fuzz.mutate import Limits, Mutator
-from croupier_fuzz.oracle import Problem, Verdict, judge_engine
+from croupier_fuzz.oracle import MAX_MESSAGE_BYTES, Problem, Verdict, judge_engine
 from croupier_fuzz.source import RandomSource
 
 # How often each RPC is drawn: the move path most, every RPC some (one that
@@ -92,8 +92,10 @@ class Results:
                 known.count += 1
                 continue
             finding = Finding(problem, phase, index, case)
+            # A slow input costs a second or more per try: a few tries only.
+            budget = 12 if problem.kind in ("slow", "memory jump") else 200
             try:
-                finding.shrunk = shrink(case, _same(problem, judge, index))
+                finding.shrunk = shrink(case, _same(problem, judge, index), budget)
             except Exception as error:  # a bug of the fuzzer must not lose the run
                 _say(f"could not shrink {problem.signature}: {error!r}")
             self.findings[problem.signature] = finding
@@ -130,6 +132,8 @@ def engine_judge(corpus: Corpus) -> Judge:
         request = parsed(corpus, case)
         if request is None:  # the server answers INVALID_ARGUMENT before the engine
             return Verdict("INVALID_ARGUMENT")
+        if request.ByteSize() > MAX_MESSAGE_BYTES:  # grpc refuses it before any handler
+            return Verdict("RESOURCE_EXHAUSTED")
         return judge_engine(case.rpc, request, pick=index)
 
     return judge
@@ -140,18 +144,50 @@ def engine_case(corpus: Corpus, mutator: Mutator, seed: int, index: int) -> Case
     return draw(source, corpus, mutator, draw_rpc(source, ENGINE_WEIGHTS))
 
 
-def run_engine(results: Results, mutator: Mutator, inputs: int, progress: bool) -> None:
-    """Phase 1: `inputs` mutated requests straight into engine.api."""
+def run_engine(
+    results: Results, mutator: Mutator, inputs: int, progress: bool, max_rss_mb: int = 4096
+) -> None:
+    """Phase 1: `inputs` mutated requests straight into engine.api. The engine
+    runs in this process, so its memory is watched here: an input after which
+    the RSS jumped by JUMP_MB is a finding, and past `max_rss_mb` the phase
+    stops (a finding too) before the machine runs out."""
     corpus = results.corpus
     judge = engine_judge(corpus)
     started = last = time.monotonic()
+    before = rss_mb()
     for index in range(inputs):
         case = engine_case(corpus, mutator, results.seed, index)
-        results.record("engine", case, index, judge(case, index), judge)
+        verdict = judge(case, index)
+        after = rss_mb()
+        if after - before > JUMP_MB:
+            detail = f"RSS {before} -> {after} MB"
+            verdict.problems.append(Problem(case.rpc, "memory jump", f"+{JUMP_MB} MB", detail))
+        before = after
+        results.record("engine", case, index, verdict, judge)
+        if after > max_rss_mb:
+            detail = f"RSS {after} MB after input {index}; the phase stopped there"
+            results.note(Problem("fuzzer", "memory exhausted", f"over {max_rss_mb} MB", detail))
+            break
         if progress and time.monotonic() - last > 10:
             last = time.monotonic()
-            _say(f"engine: {index + 1}/{inputs} inputs, {len(results.findings)} findings")
+            _say(
+                f"engine: {index + 1}/{inputs} inputs, {len(results.findings)} findings, "
+                f"RSS {after} MB"
+            )
     results.seconds["engine"] = time.monotonic() - started
+
+
+# An input after which this process's RSS grew by more than this is a finding.
+JUMP_MB = 256
+
+
+def rss_mb() -> int:
+    """This process's resident memory in MB (Linux)."""
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) // 1024
+    return 0
 
 
 def build_corpus(seed: int) -> Corpus:
