@@ -147,3 +147,13 @@ def test_a_joker_of_a_cyclic_sequence_is_swapped_for_its_card() -> None:
         True,
         30,
     )
+
+
+@pytest.mark.parametrize("rules", [MeldRules(), WRAP], ids=["positional", "cyclic"])
+@pytest.mark.parametrize("identity", [53, 54, 99])
+def test_a_joker_standing_for_no_suited_card_is_a_fault_not_a_crash(rules, identity) -> None:
+    # Found by the fuzzer through a Scala 40 state: an identity outside the 52 suited
+    # cards raised IndexError from the card tables instead of a MeldError.
+    with pytest.raises(MeldError) as error:
+        analyse([parse_card("5H"), parse_card("6H"), parse_card("RJ")], [identity], rules)
+    assert error.value.fault == MeldFault.JOKER_IDENTITY_WRONG

@@ -33,7 +33,16 @@ import enum
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from croupier.engine.cards import ACE, RANK_OF, SUIT_OF, SUITS, card, card_text, is_joker
+from croupier.engine.cards import (
+    ACE,
+    RANK_OF,
+    SUIT_OF,
+    SUITS,
+    card,
+    card_text,
+    is_joker,
+    is_suited,
+)
 
 SET = 1
 SEQUENCE = 2
@@ -183,6 +192,12 @@ def analyse(cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules) -> 
         raise MeldError(
             MeldFault.TOO_SHORT, f"{_text(cards, joker_as)}: a meld has 3 or more cards"
         )
+    for identity in joker_as:
+        if identity and not is_suited(identity):
+            raise MeldError(
+                MeldFault.JOKER_IDENTITY_WRONG,
+                f"{_text(cards, joker_as)}: a joker stands for one of the 52 suited cards",
+            )
     jokers = iter(joker_as)
     identities = tuple(next(jokers) if is_joker(v) else v for v in cards)
     naturals = [v for v in cards if not is_joker(v)]
