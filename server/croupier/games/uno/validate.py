@@ -130,6 +130,16 @@ def _check_house_fields(state: game_pb2.GameState, rules: Rules) -> None:
     """Fields of a house rule are empty when it is off, and well formed when on."""
     deal = state.uno
     n = len(state.seats)
+    if not (deal.finished or deal.stages or deal.silence or deal.turn_lost) and not (
+        deal.HasField("silence_seat")
+        or deal.HasField("slap")
+        or deal.HasField("card_swap")
+        or deal.HasField("ready_seat")
+        or deal.HasField("reveal")
+    ):
+        if rules.seven_rounds:
+            raise InvalidInput(f"{P}.stages", f"needs one stage per seat ({n})")
+        return  # no house rule's field is in use
 
     def only(flag: bool, present: bool, field: str, rule: str) -> None:
         if present and not flag:
@@ -207,9 +217,9 @@ def _check_turn(state: game_pb2.GameState, rules: Rules) -> None:
         raise InvalidInput("state.current_seat", "the seat to act has left the round (H12)")
     hands = [h.cards for h in deal.hands]
     top = deal.discard[-1]
-    in_round = [s for s in range(n) if s not in deal.finished]
-    empty = [s for s in in_round if not hands[s]]
-    decided = len(in_round) <= 1 if rules.play_to_last else bool(empty)
+    finished = set(deal.finished)
+    empty = [s for s, cards in enumerate(hands) if not cards and s not in finished]
+    decided = n - len(finished) <= 1 if rules.play_to_last else bool(empty)
     if rules.play_to_last and empty:
         raise InvalidInput(f"{P}.hands[{empty[0]}]", "a seat without cards has finished (H12)")
     phase = deal.phase
