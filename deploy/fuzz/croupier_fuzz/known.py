@@ -11,20 +11,10 @@ from croupier_fuzz.corpus import ENGINE_RPCS
 _STATE_RPCS = tuple(rpc for rpc in ENGINE_RPCS if rpc not in ("ListGames", "NewGame"))
 _F2 = "F2 moves offered at move_number 2^64-1: default_move_at_move_number_max"
 _F3 = "F3 forbidden_finish named one by one: test_a_million_forbidden_finishes_are_refused…"
-_F7 = "F7 Scala 40 joker_as past the deck: scala40_apply_move_joker_as_past_the_deck"
 
 KNOWN: dict[str, str] = {
     "DefaultMove -> ApplyMove | default move refused | state.move_number": _F2,
     "ListLegalMoves -> ApplyMove | listed move refused | state.move_number": _F2,
-    **{
-        f"{rpc} | {kind} | IndexError in croupier/engine/melds.py:<setcomp>": _F7
-        for rpc in _STATE_RPCS
-        for kind in ("exception escaped", "status INTERNAL")
-    },
-    **{
-        f"{rpc} | item error code 13 | internal error; the server log has the details": _F7
-        for rpc in ("ApplyMoveBatch", "ApplyMoveStream")
-    },
     **{
         f"{rpc} | slow | INVALID_ARGUMENT, longest list "
         "state.options.hundred_and_one.forbidden_finish": _F3
