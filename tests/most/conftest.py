@@ -449,8 +449,8 @@ class Table:
 
 @pytest.fixture(autouse=True)
 def registered() -> Iterator[None]:
-    """«Мост» in the registry for these tests (it registers through its entry
-    point once complete; until then the tests add it themselves)."""
+    """«Мост» in the registry for these tests: it registers through its entry
+    point; the fixture keeps the tests independent of the installed metadata."""
     known = registry.find(NAME)
     registry.register(GAME)
     yield
