@@ -314,3 +314,15 @@ def test_rules_refusals_of_play_actions(table):
     assert table.reason(unopened, table.meld(unopened, 0, "[2♦ 3♦ 4♦]")) == "MUST_OPEN_FIRST"
     split = table.split(s, 0, 2, "[5♥ JK→6♥ 7♥]", "[8♥ 9♥ 10♥]")
     assert table.reason(s, split) == "SPLIT_NOT_ALLOWED"
+
+
+def test_an_extra_empty_meld_is_refused_even_after_its_table_was_checked(table):
+    # The table cache once keyed on the melds' bytes joined together: an empty
+    # meld adds no bytes, so a table with one more (empty) meld passed as the
+    # table checked before, and GetView then failed on it (INTERNAL).
+    state = _base(table)
+    api.check_state(state)  # the table without it is remembered as good
+    state.scala40.melds.add()
+    _refused(state, f"{P}.melds[2].id", "ids are distinct")
+    with pytest.raises(InvalidInput):
+        api.get_view(service_pb2.GetViewRequest(state=state, seat=0))

@@ -161,14 +161,16 @@ class TableFault(Exception):
         super().__init__(problem)
 
 
-_TABLES: dict[tuple[MeldRules, bytes], TableMelds] = {}
+_TABLES: dict[tuple[MeldRules, tuple[bytes, ...]], TableMelds] = {}
 _TABLES_LIMIT = 4096
 
 
 def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]
     """The analysed melds of a state's repeated Scala40Meld field, or
-    TableFault for the first meld that is broken."""
-    key = (rules, b"".join([m.SerializeToString() for m in melds]))
+    TableFault for the first meld that is broken. Each meld is its own part
+    of the cache key: joined bytes would merge an empty meld into its
+    neighbour and pass it as the table checked before."""
+    key = (rules, tuple([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
