@@ -42,6 +42,18 @@ MOVE_NUMBER_MAX = (
     "issue 7 item 1: a state at move_number 2^64-1 passes check_state and gets moves "
     "offered that ApplyMove refuses (FINDINGS.md F2; owner: validation, engine/api.py)"
 )
+SCALA40_HAND_BEFORE_THE_DRAW = (
+    "a Scala 40 hand of 14 cards before its draw passes check_state; the draw answers a "
+    "hand of 15, refused when sent back (FINDINGS.md F8; owner: Scala 40, validate.py)"
+)
+SCALA40_NEXT_MELD_ID_0 = (
+    "Scala 40 next_meld_id = 0: check_state raises StopIteration in validate.py "
+    "_check_melds, INTERNAL for every RPC with a state (FINDINGS.md F9; owner: Scala 40)"
+)
+SCALA40_NEXT_MELD_ID_MAX = (
+    "Scala 40 next_meld_id = 2^32-1: laying a meld overflows it, ValueError in "
+    "position.py write, INTERNAL (FINDINGS.md F11; owner: Scala 40, validate.py)"
+)
 NAMED_ONE_BY_ONE = (
     "issue 7 item 4: forbidden_finish is named entry by entry before a duplicate is "
     "refused, >1 s for a 1 MB request (FINDINGS.md F3; owner: validation, engine/options.py)"
@@ -104,6 +116,29 @@ FINDINGS = [
         ("INVALID_ARGUMENT",),
         game="scala40",
     ),
+    # Refused (14 cards before the draw), or a draw whose answer is valid.
+    Finding(
+        "scala40_apply_move_with_a_hand_of_14_before_the_draw",
+        "ApplyMove",
+        ("INVALID_ARGUMENT", "OK"),
+        SCALA40_HAND_BEFORE_THE_DRAW,
+        game="scala40",
+    ),
+    Finding(
+        "scala40_apply_move_next_meld_id_0",
+        "ApplyMove",
+        ("INVALID_ARGUMENT",),
+        SCALA40_NEXT_MELD_ID_0,
+        game="scala40",
+    ),
+    # Refused (no id left for a meld), or the meld laid with a valid answer.
+    Finding(
+        "scala40_apply_move_next_meld_id_at_uint32_max",
+        "ApplyMove",
+        ("INVALID_ARGUMENT", "OK"),
+        SCALA40_NEXT_MELD_ID_MAX,
+        game="scala40",
+    ),
 ]
 
 
@@ -147,6 +182,23 @@ def test_a_million_forbidden_finishes_are_refused_by_their_number() -> None:
         api.get_view(request)  # type: ignore[arg-type]
     # Refusing it takes one look at the length; today every entry is named (>1 s).
     assert time.perf_counter() - started < 0.3
+
+
+def test_scala40_an_empty_meld_is_refused_after_the_table_without_it_was_checked() -> None:
+    # F10: Scala 40 remembered checked tables by their melds' bytes joined, so a
+    # table with one more, empty, meld was taken for the table checked before;
+    # GetView's meld analysis then raised MeldError (INTERNAL). The order is the
+    # finding: alone, the empty meld was always refused.
+    finding = Finding("scala40_get_view_with_an_empty_meld", "GetView", ())
+    with _registered("scala40"):
+        request = finding.request()
+        without = service_pb2.GetViewRequest()
+        without.CopyFrom(request)
+        del without.state.scala40.melds[-1]
+        assert judge_engine("GetView", without).code == "OK"
+        verdict = judge_engine("GetView", request)
+    assert [p.signature for p in verdict.problems] == []
+    assert verdict.code == "INVALID_ARGUMENT"
 
 
 # -- through a real channel: batch and stream items ---------------------------------------

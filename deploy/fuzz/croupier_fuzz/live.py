@@ -110,7 +110,9 @@ class LiveServer:
             with contextlib.suppress(ValueError):
                 event = json.loads(line)
                 with self._lock:
-                    self.tracebacks[str(event.get("request_id"))] = str(event["exception"])
+                    self.tracebacks[str(event.get("request_id"))] = _traceback_text(
+                        event["exception"]
+                    )
 
     def _wait_ready(self, timeout: float) -> None:
         deadline = time.monotonic() + timeout
@@ -337,6 +339,22 @@ def _violated_field(trailers: Any) -> str:
                     if bad.field_violations:
                         return field_class(bad.field_violations[0].field)
     return ""
+
+
+def _traceback_text(logged: Any) -> str:
+    """A logged exception as traceback text: structlog's dict form (a list of
+    {exc_type, exc_value, frames}) or already text."""
+    if isinstance(logged, str):
+        return logged
+    lines = ["Traceback (most recent call last):"]
+    for exception in logged if isinstance(logged, list) else [logged]:
+        for frame in exception.get("frames", ()):
+            lines.append(
+                f'  File "{frame.get("filename")}", line {frame.get("lineno")}, '
+                f"in {frame.get('name')}"
+            )
+        lines.append(f"{exception.get('exc_type')}: {exception.get('exc_value')}")
+    return "\n".join(lines)
 
 
 def _traceback_key(logged: str) -> str:
