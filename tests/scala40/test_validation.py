@@ -326,3 +326,16 @@ def test_an_extra_empty_meld_is_refused_even_after_its_table_was_checked(table):
     _refused(state, f"{P}.melds[2].id", "ids are distinct")
     with pytest.raises(InvalidInput):
         api.get_view(service_pb2.GetViewRequest(state=state, seat=0))
+
+
+def test_only_the_seat_that_has_drawn_holds_a_fourteenth_card(table):
+    # R-S40-05: 13 dealt and one drawn. A 14-card hand anywhere else passed
+    # once, and the seat's next draw made a 15-card state (found by make fuzz).
+    state = _base(table)
+    deal = state.scala40
+    more = 14 - len(deal.hands[1].cards)
+    deal.hands[1].cards.extend(deal.stock[:more])
+    del deal.stock[:more]  # moved, not copied: the deck stays whole
+    _refused(state, f"{P}.hands[1].cards", "at most 13 cards")
+    deal.stock.append(deal.hands[1].cards.pop())  # 13 again: the same table passes
+    api.check_state(state)

@@ -36,10 +36,15 @@ def validate(state: game_pb2.GameState) -> None:
             raise InvalidInput(f"{P}.{name}", f"needs one entry per seat ({n})")
     rules = rules_for(options)
     hands = [h.cards for h in deal.hands]
+    # Only the seat that has drawn this turn holds the 14th card: any other
+    # 14-card hand would reach 15 by the next draw, a state no move may make.
+    drawn = state.current_seat if deal.phase == PLAY else -1
     for i, hand in enumerate(hands):
-        if len(hand) > MAX_HAND:
+        limit = MAX_HAND if i == drawn else MAX_HAND - 1
+        if len(hand) > limit:
             raise InvalidInput(
-                f"{P}.hands[{i}].cards", f"a hand holds at most {MAX_HAND} cards (13 and a draw)"
+                f"{P}.hands[{i}].cards",
+                f"a hand holds at most {limit} cards here (13, and one drawn by the seat in play)",
             )
     melds = [m.cards for m in deal.melds]
     if not holds_exactly([*hands, deal.stock, deal.discard, *melds], _DECK):
