@@ -37,23 +37,9 @@ from croupier.v1 import hundred_and_one_pb2, service_pb2, service_pb2_grpc  # no
 
 INPUTS = Path(__file__).resolve().parent / "regressions"
 
-# Open findings: why each test is expected to fail today (and who owns the fix).
-MOVE_NUMBER_MAX = (
-    "issue 7 item 1: a state at move_number 2^64-1 passes check_state and gets moves "
-    "offered that ApplyMove refuses (FINDINGS.md F2; owner: validation, engine/api.py)"
-)
-SCALA40_NEXT_MELD_ID_0 = (
-    "Scala 40 next_meld_id = 0: check_state raises StopIteration in validate.py "
-    "_check_melds, INTERNAL for every RPC with a state (FINDINGS.md F9; owner: Scala 40)"
-)
-SCALA40_NEXT_MELD_ID_MAX = (
-    "Scala 40 next_meld_id = 2^32-1: laying a meld overflows it, ValueError in "
-    "position.py write, INTERNAL (FINDINGS.md F11; owner: Scala 40, validate.py)"
-)
-NAMED_ONE_BY_ONE = (
-    "issue 7 item 4: forbidden_finish is named entry by entry before a duplicate is "
-    "refused, >1 s for a 4 MB request (FINDINGS.md F3; owner: validation, engine/options.py)"
-)
+# Open findings: why each test is expected to fail today (and who owns the
+# fix). None is open: F2, F3, F9 and F11 were fixed by the validation of the
+# move counter, of SET option sizes and of Scala 40's meld counter.
 
 
 @dataclass(frozen=True)
@@ -86,7 +72,6 @@ FINDINGS = [
         "default_move_at_move_number_max",
         "DefaultMove",
         ("INVALID_ARGUMENT", "OK"),
-        MOVE_NUMBER_MAX,
     ),
     # F7, fixed by 2421bb2 (engine/melds.py: an identity outside the 52 suited
     # cards is a MeldError, which Scala 40's check refuses as INVALID_ARGUMENT).
@@ -124,7 +109,6 @@ FINDINGS = [
         "scala40_apply_move_next_meld_id_0",
         "ApplyMove",
         ("INVALID_ARGUMENT",),
-        SCALA40_NEXT_MELD_ID_0,
         game="scala40",
     ),
     # Refused (no id left for a meld), or the meld laid with a valid answer.
@@ -132,7 +116,6 @@ FINDINGS = [
         "scala40_apply_move_next_meld_id_at_uint32_max",
         "ApplyMove",
         ("INVALID_ARGUMENT", "OK"),
-        SCALA40_NEXT_MELD_ID_MAX,
         game="scala40",
     ),
 ]
@@ -167,7 +150,6 @@ def _registered(name: str) -> Iterator[None]:
         registry.unregister(name)
 
 
-@pytest.mark.xfail(strict=True, reason=NAMED_ONE_BY_ONE)
 def test_four_million_forbidden_finishes_are_refused_by_their_number() -> None:
     request = Finding("get_view_forbidden_finish_of_a_million_entries", "GetView", ()).request()
     finishes = request.state.options.hundred_and_one.forbidden_finish  # type: ignore[attr-defined]

@@ -35,6 +35,7 @@ from croupier.v1 import game_pb2, service_pb2
 # `acting_seats` (computed for a version-1 state) and typed game moves.
 SCHEMA_VERSION = 2
 UINT64_MAX = 2**64 - 1
+_IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 UINT32_MAX = 2**32 - 1
 
 _MATCH_PHASES = (
@@ -183,6 +184,11 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
     if state.match.phase not in _MATCH_PHASES:
         raise InvalidInput(f"{path}.match.phase", "must be set")
+    if state.move_number == UINT64_MAX and state.match.phase == _IN_PROGRESS:
+        # No move could be counted: a deal in progress here is no game.
+        raise InvalidInput(
+            f"{path}.move_number", "is at its maximum: no further move can be counted"
+        )
     _check_match(state, path)
     if any(seat.team for seat in state.seats):
         _check_teams(state, path)

@@ -153,6 +153,10 @@ class Catalogue:
             return value
         if not isinstance(value, tuple):
             raise InvalidInput(path, f"option {spec.name} takes set_value")
+        if len(value) > len(spec.allowed):  # before any work in proportion to it
+            raise InvalidInput(
+                path, f"option {spec.name} has {len(spec.allowed)} values; got {len(value)}"
+            )
         for name in value:
             if name not in spec.allowed:
                 raise InvalidInput(
@@ -189,6 +193,13 @@ class Catalogue:
 
     def check(self, message: Message, path: str) -> dict[str, Value]:
         """Range-check every field of a typed options message from a state."""
+        for spec in self.specs:
+            if spec.type == SET and len(getattr(message, spec.name)) > len(spec.allowed):
+                raise InvalidInput(
+                    f"{path}.{spec.name}",
+                    f"option {spec.name} has {len(spec.allowed)} values; "
+                    f"got {len(getattr(message, spec.name))}",
+                )
         named = self.named(message)
         for spec in self.specs:
             value = named[spec.name]

@@ -99,8 +99,18 @@ def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-u
         raise InvalidInput(f"{P}.dealer", f"seat {deal.dealer} does not exist")
 
 
+# Meld ids restart at 1 each deal and grow by one per meld laid or split;
+# a deal lays a few hundred at most, so a counter near the top of uint32 is
+# no position a game reaches (and would overflow when a meld is laid).
+MAX_NEXT_MELD_ID = 2**31
+
+
 def _check_melds(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-untyped-def]
     deal = state.scala40
+    if not 1 <= deal.next_meld_id <= MAX_NEXT_MELD_ID:
+        raise InvalidInput(
+            f"{P}.next_meld_id", f"is 1 to {MAX_NEXT_MELD_ID}; got {deal.next_meld_id}"
+        )
     try:
         table = table_melds(deal.melds, rules.melds)
     except TableFault as fault:
