@@ -24,54 +24,27 @@ from collections.abc import Mapping
 
 import pytest
 
-from croupier.engine import api, cards
+from croupier.engine import api
 from croupier.games.counting.rules import rules_for
-from croupier.v1 import counting_pb2, game_pb2, options_pb2, service_pb2
+from croupier.v1 import counting_pb2, game_pb2, service_pb2
+from spec_notation import (
+    c,
+    settings,
+    short_reason,
+    text_of,
+    words,
+)
 
 MORE = "…"
 
-RANKS = {str(n): n for n in range(2, 11)}
-RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
-RANK_TEXT = {v: k for k, v in RANKS.items()}
-SUITS = {"♣": cards.CLUBS, "♦": cards.DIAMONDS, "♥": cards.HEARTS, "♠": cards.SPADES}
-SUIT_TEXT = {v: k for k, v in SUITS.items()}
 LETTER_TO_SUIT = dict(zip("CDHS", "♣♦♥♠", strict=True))
 
 Option = bool | int | str
 
 
-def c(text: str) -> int:
-    """The FrenchCard value of a card in the rules' notation ("10♥", "Q♠")."""
-    return cards.card(RANKS[text[:-1]], SUITS[text[-1]])
-
-
-def text_of(value: int) -> str:
-    """The rules' notation of a FrenchCard value."""
-    return RANK_TEXT[cards.RANK_OF[value]] + SUIT_TEXT[cards.SUIT_OF[value]]
-
-
-def words(text: str) -> list[str]:
-    return text.replace(",", " ").split()
-
-
-def settings(options: Mapping[str, Option] | None) -> list[options_pb2.OptionSetting]:
-    """NewGame's named option settings from a {name: value} mapping."""
-    out = []
-    for name, value in (options or {}).items():
-        if isinstance(value, bool):
-            v = options_pb2.OptionValue(bool_value=value)
-        elif isinstance(value, int):
-            v = options_pb2.OptionValue(int_value=value)
-        else:
-            v = options_pb2.OptionValue(enum_value=value)
-        out.append(options_pb2.OptionSetting(name=name, value=v))
-    return out
-
-
 def reason_name(rejection: game_pb2.Rejection) -> str:
     """The short name of a rejection's reason: "WOULD_EXCEED_LIMIT", "NOT_YOUR_TURN"."""
-    name = api.rejection_name(rejection)
-    return name.removeprefix("COUNTING_").removeprefix("REJECTION_REASON_")
+    return short_reason(rejection, "COUNTING_")
 
 
 class Table:

@@ -25,8 +25,17 @@ from collections.abc import Callable, Mapping
 import pytest
 
 from croupier.engine import api, cards
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.v1 import game_pb2, service_pb2
 from croupier.v1 import hundred_and_one_pb2 as h1
+from spec_notation import (
+    SUIT_TEXT,
+    SUITS,
+    c,
+    settings,
+    short_reason,
+    text_of,
+    words,
+)
 
 GAME = "hundred_and_one"
 MORE = "…"
@@ -35,27 +44,8 @@ SEAT_FILLER = 5
 SEED_RANGE = range(5001)
 BUSTED_TOTAL = 102
 
-RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
-RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
-RANK_TEXT = {v: k for k, v in RANKS.items()}
-SUITS = {"♣": cards.CLUBS, "♦": cards.DIAMONDS, "♥": cards.HEARTS, "♠": cards.SPADES}
-SUIT_TEXT = {v: k for k, v in SUITS.items()}
 
 Option = bool | int | str
-
-
-def c(text: str) -> int:
-    """The FrenchCard value of a card in the spec's notation ("10♥", "Q♠")."""
-    return cards.card(RANKS[text[:-1]], SUITS[text[-1]])
-
-
-def text_of(value: int) -> str:
-    """The spec's notation of a FrenchCard value."""
-    return RANK_TEXT[cards.RANK_OF[value]] + SUIT_TEXT[cards.SUIT_OF[value]]
-
-
-def words(text: str) -> list[str]:
-    return text.replace(",", " ").split()
 
 
 class Table:
@@ -369,24 +359,9 @@ class Table:
         return api.next_deal(service_pb2.NextDealRequest(state=state)).state
 
 
-def settings(options: Mapping[str, Option] | None) -> list[options_pb2.OptionSetting]:
-    """NewGame's named option settings from a {name: value} mapping."""
-    out = []
-    for name, value in (options or {}).items():
-        if isinstance(value, bool):
-            v = options_pb2.OptionValue(bool_value=value)
-        elif isinstance(value, int):
-            v = options_pb2.OptionValue(int_value=value)
-        else:
-            v = options_pb2.OptionValue(enum_value=value)
-        out.append(options_pb2.OptionSetting(name=name, value=v))
-    return out
-
-
 def reason_name(rejection: game_pb2.Rejection) -> str:
     """The short name of a rejection's reason: "MUST_COVER", "NOT_YOUR_TURN"."""
-    name = api.rejection_name(rejection)
-    return name.removeprefix("HUNDRED_AND_ONE_").removeprefix("REJECTION_REASON_")
+    return short_reason(rejection, "HUNDRED_AND_ONE_")
 
 
 @pytest.fixture

@@ -29,67 +29,30 @@ import pytest
 from croupier.engine import api, cards, registry
 from croupier.engine.melds import set_order
 from croupier.games.scala40 import GAME
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.v1 import game_pb2, service_pb2
 from croupier.v1 import scala40_pb2 as s40
+from spec_notation import (
+    c,
+    is_set,
+    meld_words,
+    settings,
+    short_reason,
+    text_of,
+    words,
+)
 
 NAME = "scala40"
 MORE = "…"
 HAND_FILLER = 3
 
-RANKS = {"2": 2, "3": 3, "4": 4, "5": 5, "6": 6, "7": 7, "8": 8, "9": 9, "10": 10}
-RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
-RANK_TEXT = {v: k for k, v in RANKS.items()}
-SUITS = {"♣": cards.CLUBS, "♦": cards.DIAMONDS, "♥": cards.HEARTS, "♠": cards.SPADES}
-SUIT_TEXT = {v: k for k, v in SUITS.items()}
 ENDS = {"low": s40.SCALA40_END_LOW, "high": s40.SCALA40_END_HIGH}
 
 Option = bool | int | str
 
 
-def c(text: str) -> int:
-    """A natural card in the spec's notation ("10♥") as a FrenchCard value."""
-    return cards.card(RANKS[text[:-1]], SUITS[text[-1]])
-
-
-def text_of(value: int) -> str:
-    """The spec's notation of a card value (jokers "JK")."""
-    if cards.is_joker(value):
-        return "JK"
-    return RANK_TEXT[cards.RANK_OF[value]] + SUIT_TEXT[cards.SUIT_OF[value]]
-
-
-def words(text: str) -> list[str]:
-    return text.replace(",", " ").split()
-
-
-def meld_words(text: str) -> list[str]:
-    return text.strip().strip("[]").split()
-
-
-def is_set(values: Sequence[int], joker_as: Sequence[int]) -> bool:
-    """Whether cards written in the spec's notation are a set (one rank)."""
-    known = [v for v in values if not cards.is_joker(v)] + [i for i in joker_as if i]
-    return len({cards.RANK_OF[v] for v in known}) == 1
-
-
-def settings(options: Mapping[str, Option] | None) -> list[options_pb2.OptionSetting]:
-    """NewGame's named option settings from a {name: value} mapping."""
-    out = []
-    for name, value in (options or {}).items():
-        if isinstance(value, bool):
-            v = options_pb2.OptionValue(bool_value=value)
-        elif isinstance(value, int):
-            v = options_pb2.OptionValue(int_value=value)
-        else:
-            v = options_pb2.OptionValue(enum_value=value)
-        out.append(options_pb2.OptionSetting(name=name, value=v))
-    return out
-
-
 def reason_name(rejection: game_pb2.Rejection) -> str:
     """The short name of a rejection's reason: "OPENING_BELOW_40", "NOT_YOUR_TURN"."""
-    name = api.rejection_name(rejection)
-    return name.removeprefix("SCALA40_REJECTION_REASON_").removeprefix("REJECTION_REASON_")
+    return short_reason(rejection, "SCALA40_REJECTION_REASON_")
 
 
 class Jokers:
