@@ -11,7 +11,9 @@ takes), ListLegalMoves (the seat that moved there: with ApplyMove, the
 two-call path), GetView (a random seat), NextDeal (states whose deal is
 over), NewGame (every table shape, many seeds), ApplyMoveBatch (the ApplyMove
 requests in groups) and ApplyMoveStream (one message per ApplyMove request).
-A new game gets its data without any change here.
+A new game gets its data without any change here. Scala 40 also gets
+ApplyMoveCrowded: ApplyMove on 6-seat deals with a crowded table and big hands
+(`positions.crowded_positions`; issue 8's serving goal is about them).
 
 Files are what ghz reads with `--binary-file`: the messages serialized
 (deterministically) and concatenated, each preceded by its length as a varint
@@ -41,7 +43,20 @@ from typing import Any
 
 from google.protobuf import json_format
 from google.protobuf.message import Message
-from positions import DEAL_OVER, IN_PROGRESS, TablePositions, play_table, tables
+from positions import (
+    CROWDED_GAME,
+    DEAL_OVER,
+    IN_PROGRESS,
+    Position,
+    TablePositions,
+    crowded_positions,
+    interleave,
+    is_crowded,
+    mean_hand,
+    play_table,
+    table_jokers,
+    tables,
+)
 
 from croupier.engine import api
 from croupier.v1 import options_pb2, service_pb2
@@ -56,10 +71,13 @@ DEFAULT_POOL = 1024
 DEFAULT_BATCH_SIZE = 128
 NEXT_DEAL_STATES = 64
 NEW_GAME_SEEDS_PER_TABLE = 8
+# Crowded Scala 40 positions: one per 8 of the pool (128 by default), at least 16.
+CROWDED_SHARE, MIN_CROWDED = 8, 16
 
 # The request type of each RPC whose data is generated per game.
 REQUEST_TYPES: dict[str, type[Message]] = {
     "ApplyMove": service_pb2.ApplyMoveRequest,
+    "ApplyMoveCrowded": service_pb2.ApplyMoveRequest,  # Scala 40 only
     "ApplyMoveNext": service_pb2.ApplyMoveRequest,
     "ListLegalMoves": service_pb2.ListLegalMovesRequest,
     "GetView": service_pb2.GetViewRequest,
@@ -79,6 +97,7 @@ class GameData:
     tables: list[str] = field(default_factory=list)
     matches: int = 0
     moves: int = 0
+    crowded: dict[str, Any] = field(default_factory=dict)  # describe_crowded, Scala 40 only
 
 
 def build(
@@ -99,7 +118,7 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
     rng = random.Random(f"{seed}/{game.name}/requests")
     # Interleave the table shapes, so that any run of consecutive requests
     # (what ghz sends in a short window) mixes presets and seat counts.
-    positions = _interleave([p.positions for p in played])[:pool]
+    positions = interleave([p.positions for p in played])[:pool]
     rng.shuffle(positions)
     applies = [service_pb2.ApplyMoveRequest(state=p.state, move=p.move) for p in positions]
 
@@ -119,7 +138,7 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
         for p in positions
     ]
     next_deals: list[Message] = [
-        service_pb2.NextDealRequest(state=s) for s in _interleave(_deals_over(played))
+        service_pb2.NextDealRequest(state=s) for s in interleave(_deals_over(played))
     ]
     data.requests["NextDeal"] = next_deals[:NEXT_DEAL_STATES]
     data.requests["NewGame"] = [
@@ -137,19 +156,49 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
         for i in range(0, len(batch_items) - batch_size + 1, batch_size)
     ]
     data.requests["ApplyMoveStream"] = [service_pb2.ApplyMoveStreamRequest(item=a) for a in applies]
+    if game.name == CROWDED_GAME:
+        crowded = crowded_positions(
+            [p.name for p in game.presets], seed, max(MIN_CROWDED, pool // CROWDED_SHARE)
+        )
+        data.requests["ApplyMoveCrowded"] = [
+            service_pb2.ApplyMoveRequest(state=p.state, move=p.move) for p in crowded
+        ]
+        data.crowded = describe_crowded(crowded)
     return data
+
+
+def describe_crowded(positions: Sequence[Position]) -> dict[str, Any]:
+    """What the crowded positions hold (for the report): melds and jokers on
+    the table, cards per hand, state size, and the kinds of moves played."""
+    states = [p.state for p in positions]
+    if not states:
+        return {"positions": 0}
+    melds = [len(s.scala40.melds) for s in states]
+    jokers = [table_jokers(s) for s in states]
+    hands = [mean_hand(s) for s in states]
+    sizes = [s.ByteSize() for s in states]
+
+    def spread(values: list[int] | list[float]) -> list[float]:
+        return [round(min(values), 1), round(sum(values) / len(values), 1), round(max(values), 1)]
+
+    kinds: dict[str, int] = {}
+    for p in positions:
+        kind = p.move.scala40.WhichOneof("action") or "?"
+        kinds[kind] = kinds.get(kind, 0) + 1
+    return {
+        "positions": len(states),
+        "seats": sorted({len(s.seats) for s in states}),
+        "presets": sorted({p.table.preset for p in positions}),
+        "melds": spread(melds),
+        "table_jokers": spread(jokers),
+        "mean_hand": spread(hands),
+        "state_bytes": spread(sizes),
+        "moves": dict(sorted(kinds.items())),
+    }
 
 
 def _deals_over(played: list[TablePositions]) -> list[list]:
     return [p.deals_over for p in played]
-
-
-def _interleave(lists: list[list]) -> list:
-    """a1 b1 c1 a2 b2 c2 ...: round-robin over the lists until all are used."""
-    out: list = []
-    for i in range(max((len(items) for items in lists), default=0)):
-        out.extend(items[i] for items in lists if i < len(items))
-    return out
 
 
 # --- files --------------------------------------------------------------------
@@ -229,6 +278,8 @@ def write(games: list[GameData], out: Path, seed: int) -> dict:
             "playout_moves": data.moves,
             "files": files,
         }
+        if data.crowded:
+            manifest["games"][data.game]["crowded"] = data.crowded
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
 
@@ -241,11 +292,15 @@ def _moves_per_message(requests: list[Message]) -> int:
 
 
 def read_game(out: Path, game: str) -> dict[str, list[Message]]:
-    """The requests of one game as written by `write`, by RPC name."""
-    return {
-        rpc: list(decode_delimited((out / game / f"{rpc}.bin").read_bytes(), message_type))
-        for rpc, message_type in REQUEST_TYPES.items()
-    }
+    """The requests of one game as written by `write`, by RPC name (the RPCs
+    every game has, and ApplyMoveCrowded where it was written)."""
+    requests: dict[str, list[Message]] = {}
+    for rpc, message_type in REQUEST_TYPES.items():
+        path = out / game / f"{rpc}.bin"
+        if rpc == "ApplyMoveCrowded" and not path.exists():
+            continue
+        requests[rpc] = list(decode_delimited(path.read_bytes(), message_type))
+    return requests
 
 
 # --- check --------------------------------------------------------------------
@@ -264,6 +319,10 @@ def check_game(requests: Mapping[str, Sequence[Any]]) -> list[str]:
             problems.append(f"{rpc}: no requests")
     for i, r in enumerate(requests.get("ApplyMove", [])):
         _check_apply(r, lambda what, i=i: fail("ApplyMove", i, what))
+    for i, r in enumerate(requests.get("ApplyMoveCrowded", [])):
+        if not is_crowded(r.state):
+            fail("ApplyMoveCrowded", i, "not a crowded 6-seat Scala 40 deal in progress")
+        _check_apply(r, lambda what, i=i: fail("ApplyMoveCrowded", i, what))
     for i, r in enumerate(requests.get("ApplyMoveNext", [])):
         if not r.next_legal_moves:
             fail("ApplyMoveNext", i, "does not ask for the next legal moves")

@@ -18,10 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from croupier.engine.cards import is_joker
 from croupier.inprocess import InProcess
-from croupier.v1 import game_pb2, options_pb2
+from croupier.v1 import game_pb2, options_pb2, service_pb2
 from croupier_client import playout
 
 IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
@@ -75,6 +78,14 @@ def tables(game: options_pb2.GameDescriptor) -> list[Table]:
         for seats in sorted({low, (low + high + 1) // 2, high}):
             result.append(Table(game.name, preset.name, seats))
     return result
+
+
+def interleave(lists: Sequence[list[Any]]) -> list[Any]:
+    """a1 b1 c1 a2 b2 c2 ...: round-robin over the lists until all are used."""
+    out: list[Any] = []
+    for i in range(max((len(items) for items in lists), default=0)):
+        out.extend(items[i] for items in lists if i < len(items))
+    return out
 
 
 def play_table(
@@ -137,3 +148,100 @@ def _play_match(
             max_moves=MAX_MOVES_PER_MATCH,
             on_step=on_step,
         )
+
+
+# --- Scala 40's crowded table (issue 8) -----------------------------------------
+
+# Issue 8's serving goal is about "a 6-seat crowded mid-game state" (many melds
+# on the table, several jokers laid, big hands): the largest state of the
+# project. Uniformly random play seldom crowds a table (random discards end
+# deals before many melds are laid), so these playouts prefer laying new melds
+# and keep the positions that meet all three bounds below.
+CROWDED_GAME = "scala40"
+CROWDED_SEATS = 6
+CROWDED_MIN_MELDS = 10
+CROWDED_MIN_TABLE_JOKERS = 2
+CROWDED_MIN_MEAN_HAND = 6.0  # cards per seat, on average over the six hands
+# New melds (and joker swaps, which keep a meld on the table) are chosen when
+# listed with this probability; lay-offs, which empty hands without adding
+# melds, only when nothing else is listed.
+_NEW_MELD_ACTIONS = ("open", "meld", "swap_joker", "split")
+_PREFER_NEW_MELDS = 0.7
+_CROWDED_SAMPLE_EVERY = 3  # keep one crowded position in three: spread over deals
+
+
+def table_jokers(state: game_pb2.GameState) -> int:
+    """Jokers in the melds on a Scala 40 table."""
+    return sum(1 for meld in state.scala40.melds for card in meld.cards if is_joker(card))
+
+
+def mean_hand(state: game_pb2.GameState) -> float:
+    """Cards per hand of a Scala 40 deal, on average over its seats."""
+    hands = state.scala40.hands
+    return sum(len(h.cards) for h in hands) / len(hands) if hands else 0.0
+
+
+def is_crowded(state: game_pb2.GameState) -> bool:
+    """A Scala 40 deal in progress at 6 seats with a crowded table and big hands."""
+    return (
+        state.game == CROWDED_GAME
+        and state.match.phase == IN_PROGRESS
+        and len(state.seats) == CROWDED_SEATS
+        and len(state.scala40.melds) >= CROWDED_MIN_MELDS
+        and table_jokers(state) >= CROWDED_MIN_TABLE_JOKERS
+        and mean_hand(state) >= CROWDED_MIN_MEAN_HAND
+    )
+
+
+def _prefer_new_melds(seed: int) -> playout.Chooser:
+    rnd = random.Random(seed)
+
+    def choose(state: game_pb2.GameState, legal: playout.LegalMoves) -> service_pb2.LegalMove:
+        moves = [m for seat in sorted(legal) for m in legal[seat]]
+        kind = [m.move.scala40.WhichOneof("action") for m in moves]
+        new = [m for m, k in zip(moves, kind, strict=True) if k in _NEW_MELD_ACTIONS]
+        if new and rnd.random() < _PREFER_NEW_MELDS:
+            pick = new
+        else:
+            pick = [m for m, k in zip(moves, kind, strict=True) if k != "lay_off"] or moves
+        return pick[rnd.randrange(len(pick))]
+
+    return choose
+
+
+def crowded_positions(presets: Sequence[str], seed: int, positions: int) -> list[Position]:
+    """`positions` crowded 6-seat Scala 40 positions (`is_crowded`), spread
+    evenly over `presets`, with the move the playout chose there (any kind:
+    draws, discards, lay-offs, swaps and melds, as a table plays them)."""
+    per_preset = -(-positions // len(presets))
+    shapes = [Table(CROWDED_GAME, preset, CROWDED_SEATS) for preset in presets]
+    return interleave([_crowded_table(t, seed, per_preset) for t in shapes])[:positions]
+
+
+def _crowded_table(table: Table, seed: int, wanted: int) -> list[Position]:
+    """Up to `wanted` crowded positions of `table`, from seeded matches."""
+    out: list[Position] = []
+    for match in range(MAX_MATCHES_PER_TABLE):
+        rng = random.Random(f"{seed}/{table.label}/crowded/{match}")
+        match_seed, chooser_seed = rng.getrandbits(63), rng.getrandbits(63)
+
+        def on_step(step: playout.Step, rng: random.Random = rng) -> None:
+            if is_crowded(step.state) and rng.randrange(_CROWDED_SAMPLE_EVERY) == 0:
+                out.append(Position(table, step.state, step.choice.move))
+                if len(out) >= wanted:
+                    raise _Enough
+
+        with contextlib.suppress(_Enough, playout.MatchTooLong):
+            playout.play_match(
+                InProcess(),
+                table.game,
+                table.preset,
+                table.seats,
+                match_seed,
+                _prefer_new_melds(chooser_seed),
+                max_moves=MAX_MOVES_PER_MATCH,
+                on_step=on_step,
+            )
+        if len(out) >= wanted:
+            break
+    return out

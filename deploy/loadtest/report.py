@@ -2,7 +2,8 @@
 
 Goals (issue 3):
 (a) unary ApplyMove calls/s per server core >= 0.80 x the Health/Check
-    baseline's, for every game's mid-game states;
+    baseline's, for every game's mid-game states, and for Scala 40's crowded
+    6-seat table (issue 8);
 (b) moves/s per server core through ApplyMoveStream or ApplyMoveBatch >= 10 x
     unary ApplyMove's;
 (c) server CPU us per call does not grow from 1 to 2 workers.
@@ -20,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from results import Result, combine, spread
-from suite import BASELINE, ONE_CALL, Case
+from suite import BASELINE, CROWDED, ONE_CALL, Case
 
 GOAL_A = 0.80
 GOAL_B = 10.0
@@ -173,25 +174,29 @@ def table(p: Pass) -> list[str]:
 def goal_a(passes: Sequence[Pass]) -> list[str]:
     out = [
         f"**(a) Unary ApplyMove calls/s per server core ≥ {GOAL_A:.2f} × Health/Check's, "
-        "for every game.**",
+        "for every game (issue 3), and on Scala 40's crowded 6-seat table (issue 8).**",
         "",
     ]
     verdicts = []
     for p in passes:
         base = p.baseline_per_core()
         for game in p.games():
-            r = p.find("ApplyMove", game)
-            if r is None or math.isnan(base):
-                out.append(f"- {p.workers}w, {game}: no result (see the errors in the table).")
-                verdicts.append(False)
-                continue
-            ratio = r.calls_per_core / base
-            met = ratio >= GOAL_A
-            verdicts.append(met)
-            out.append(
-                f"- {p.workers}w, {game}: {ratio:.2f} × ({_n(r.calls_per_core)} vs "
-                f"{_n(base)} calls/s per core): {_verdict(met, ratio / GOAL_A - 1)}."
-            )
+            for variant in ("", CROWDED):
+                r = p.find("ApplyMove", game, variant)
+                where = f"{game}, {variant}" if variant else game
+                if r is None and variant:
+                    continue  # only Scala 40 has a crowded-table case
+                if r is None or math.isnan(base):
+                    out.append(f"- {p.workers}w, {where}: no result (see the errors in the table).")
+                    verdicts.append(False)
+                    continue
+                ratio = r.calls_per_core / base
+                met = ratio >= GOAL_A
+                verdicts.append(met)
+                out.append(
+                    f"- {p.workers}w, {where}: {ratio:.2f} × ({_n(r.calls_per_core)} vs "
+                    f"{_n(base)} calls/s per core): {_verdict(met, ratio / GOAL_A - 1)}."
+                )
     return out + ["", _overall(verdicts)]
 
 

@@ -67,8 +67,19 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
         def binary(rpc: str, files: dict = files) -> tuple[str, ...]:
             return ("--binary-file", str(data_dir / files[rpc]["path"]))
 
+        suite.append(Case("ApplyMove", game, binary("ApplyMove"), moves_per_call=1))
+        if "ApplyMoveCrowded" in files:
+            # Issue 8's serving goal: Scala 40 at 6 seats with a crowded table.
+            suite.append(
+                Case(
+                    "ApplyMove",
+                    game,
+                    binary("ApplyMoveCrowded"),
+                    moves_per_call=1,
+                    variant=CROWDED,
+                )
+            )
         suite += [
-            Case("ApplyMove", game, binary("ApplyMove"), moves_per_call=1),
             # One call per move: the answer carries the next legal moves, so a
             # harness needs no ListLegalMoves (the two-call path) after it.
             Case("ApplyMove", game, binary("ApplyMoveNext"), moves_per_call=1, variant=ONE_CALL),
@@ -97,16 +108,20 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
 
 # The variant of ApplyMove that asks for the next legal moves (ApplyMoveNext data).
 ONE_CALL = "next legal moves"
+# The variant of ApplyMove on crowded 6-seat Scala 40 deals (ApplyMoveCrowded data).
+CROWDED = "6 seats, crowded table"
 
 # Cases measured twice, first and last in the pass: the goals rest on them, so
 # they get twice the time, and the spread of the two runs shows the noise.
 REPEATED = (BASELINE, "ApplyMove")
+REPEATED_VARIANTS = ("", CROWDED)
 
 
 def schedule(cases: list[Case]) -> list[tuple[Case, int]]:
     """The order of the runs of a pass, as (case, repeat number): the baseline
-    and ApplyMove open and close it (in mirrored order), the rest in between."""
-    first = [c for c in cases if c.rpc in REPEATED and not c.variant]
+    and ApplyMove (every game's, and Scala 40's crowded table) open and close
+    it (in mirrored order), the rest in between."""
+    first = [c for c in cases if c.rpc in REPEATED and c.variant in REPEATED_VARIANTS]
     rest = [c for c in cases if c not in first]
     return [(c, 1) for c in first] + [(c, 1) for c in rest] + [(c, 2) for c in reversed(first)]
 

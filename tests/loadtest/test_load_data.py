@@ -11,6 +11,10 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "loadtest"))
 
 import make_data  # noqa: E402
+import positions  # noqa: E402
+import report  # noqa: E402
+import results  # noqa: E402
+import suite  # noqa: E402
 
 from croupier.engine import registry  # noqa: E402
 
@@ -71,3 +75,60 @@ def test_the_data_is_deterministic(games: list[make_data.GameData]) -> None:
             assert [m.SerializeToString() for m in a.requests[rpc]] == [
                 m.SerializeToString() for m in b.requests[rpc]
             ]
+
+
+def test_scala40_has_apply_move_data_on_crowded_six_seat_tables(
+    games: list[make_data.GameData],
+) -> None:
+    (scala40,) = [g for g in games if g.game == positions.CROWDED_GAME]
+    crowded = scala40.requests["ApplyMoveCrowded"]
+    assert len(crowded) == make_data.MIN_CROWDED  # pool 64: the minimum
+    assert all(positions.is_crowded(r.state) for r in crowded)
+    assert {len(r.state.seats) for r in crowded} == {6}
+    assert scala40.crowded["presets"] == ["fisc", "pagat", "slovenian"]
+    assert scala40.crowded["melds"][0] >= positions.CROWDED_MIN_MELDS
+    assert scala40.crowded["table_jokers"][0] >= positions.CROWDED_MIN_TABLE_JOKERS
+    assert scala40.crowded["mean_hand"][0] >= positions.CROWDED_MIN_MEAN_HAND
+    assert all("ApplyMoveCrowded" not in g.requests for g in games if g is not scala40)
+
+
+def test_a_state_that_is_not_crowded_is_reported(games: list[make_data.GameData]) -> None:
+    (scala40,) = [g for g in games if g.game == positions.CROWDED_GAME]
+    small = next(r for r in scala40.requests["ApplyMove"] if len(r.state.seats) < 6)
+    assert make_data.check_game({"ApplyMoveCrowded": [small]}) == [
+        "ApplyMoveCrowded[0]: not a crowded 6-seat Scala 40 deal in progress"
+    ]
+
+
+def test_the_crowded_table_is_a_goal_case_run_first_and_last_and_quoted_per_game(
+    games: list[make_data.GameData], tmp_path: Path
+) -> None:
+    manifest = make_data.write(games, tmp_path, seed=1)
+    assert "crowded" in manifest["games"]["scala40"]
+    assert make_data.read_game(tmp_path, "scala40").keys() == make_data.REQUEST_TYPES.keys()
+    assert "ApplyMoveCrowded" not in make_data.read_game(tmp_path, "sto")
+    cases = suite.cases(manifest, tmp_path, {})
+    crowded = [c for c in cases if c.variant == suite.CROWDED]
+    assert [(c.rpc, c.game) for c in crowded] == [("ApplyMove", "scala40")]
+    runs = suite.schedule(cases)
+    assert [n for c, n in runs if c == crowded[0]] == [1, 2]
+    assert runs[0][0].rpc == runs[-1][0].rpc == suite.BASELINE
+
+    # Goal (a) quotes every game's ApplyMove, and the crowded table, against
+    # Health/Check of the same pass.
+    def run(case: suite.Case, ok: int) -> results.Result:
+        return results.Result(case, 1, ok, 0, 1.0, {}, 1.0, 0.5, 1.0, 1.5, {"OK": ok})
+
+    baseline = next(c for c in cases if c.rpc == suite.BASELINE)
+    plain = [c for c in cases if c.rpc == "ApplyMove" and not c.variant]
+    p = report.Pass(1, results=[run(baseline, 1000), *(run(c, 900) for c in plain)])
+    p.results.append(run(crowded[0], 700))
+    lines = report.goal_a([p])
+    assert {g.game for g in games} == set(p.games())
+    assert "- 1w, sto: 0.90 × (900 vs 1,000 calls/s per core): **met**, 12% above the target." in (
+        lines
+    )
+    (line,) = [line for line in lines if "crowded" in line and line.startswith("- 1w")]
+    assert line.startswith(
+        "- 1w, scala40, 6 seats, crowded table: 0.70 × (700 vs 1,000 calls/s per core): **not met**"
+    )
