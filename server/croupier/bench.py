@@ -2,25 +2,27 @@
 
 `make bench` prints two things, measured in one run:
 
-1. **101 beside RLCard.** Steps per CPU-second of random playouts of 101
-   (preset hd, 4 seats) the way a harness plays: `croupier_client.playout`
-   over the engine in-process, one step being the legal moves of every acting
-   seat plus the move applied (ApplyMove with `next_legal_moves`: one call per
-   move). Once over the trusted path (`InProcess(trusted=True)`, states the
-   engine produced are not validated again) and once fully validated
-   (`trusted=False`, what every state from outside gets). Beside them,
-   RLCard's UNO environment driven the way its users drive it: `env.reset()`,
-   then `env.step(random legal action)` until `env.is_over()`. The three loops
-   take turns in short rounds so that load from other processes falls on all
-   of them alike; the ratios are per round, and their range is printed. RLCard
-   is stepped with Python's `random.choice` (its fastest; the goal's
-   reference) and with its own `RandomAgent` (as its examples do). RLCard
-   is an optional extra (`pip install -e '.[bench]'`; `make bench` installs
-   it); without it the comparison is skipped.
-2. **Per preset**: playout moves/s and matches/s (trusted path), and the
-   engine's cost per call on mid-game states — ApplyMove fully validated,
-   the same with the next legal moves, the trusted one-call path, and
-   ListLegalMoves and GetView — the engine's share of an RPC.
+1. **Beside RLCard.** Steps per CPU-second of random playouts, one step
+   being the legal moves of every acting seat plus the move made, the way a
+   harness plays (`croupier_client.playout`), beside RLCard's UNO
+   environment driven the way its users drive it: `env.reset()`, then
+   `env.step(random legal action)` until `env.is_over()`. Ours: 101 (preset
+   hd, 4 seats) and UNO (seed, 2 seats, RLCard's table) held in a live
+   `Session` (engine/session.py: each move made in place, as RLCard's
+   env.step does; the goals of issues 6 and 9 are on these), and 101 through
+   the RPC-shaped calls in-process (`InProcess`: a new state message per
+   move), trusted and fully validated. The loops take turns in short rounds
+   so that load from other processes falls on all of them alike; the ratios
+   are per round, and their range is printed. RLCard is stepped with
+   Python's `random.choice` (its fastest; the goals' reference) and with
+   its own `RandomAgent` (as its examples do). RLCard is an optional extra
+   (`pip install -e '.[bench]'`; `make bench` installs it); without it the
+   comparison is skipped.
+2. **Per preset of every registered game**: moves/s of random matches in a
+   Session and through the trusted calls, and the engine's cost per call on
+   mid-game states — ApplyMove fully validated, the same with the next
+   legal moves, the trusted one-call path, ListLegalMoves and GetView — the
+   engine's share of an RPC.
 
 Times are CPU time of this process (`time.process_time`), so a busy machine
 slows the figures less than wall-clock time would; still, compare them as
@@ -35,7 +37,8 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from croupier.engine import api
+from croupier.engine import api, registry
+from croupier.engine.session import Session
 from croupier.inprocess import InProcess
 from croupier.v1 import game_pb2, service_pb2
 from croupier_client import playout
@@ -73,25 +76,68 @@ class Tally:
 Loop = Callable[[float, int], Tally]
 
 
+class _Enough(Exception):
+    """Stops a playout: its CPU time is up, or enough states are kept."""
+
+
+def _timed(choose: playout.Chooser, tally: Tally, start: float, seconds: float) -> playout.Chooser:
+    """`choose`, counting the moves it picks into `tally` and stopping the
+    playout mid-match once `seconds` of CPU time have passed since `start`
+    (a long match — UNO to 500 points, Scala 40 — is not played out past the
+    budget; the moves made so far still count)."""
+
+    def timed(state: game_pb2.GameState, legal: playout.LegalMoves) -> service_pb2.LegalMove:
+        if time.process_time() - start >= seconds:
+            raise _Enough
+        tally.steps += 1
+        return choose(state, legal)
+
+    return timed
+
+
 def croupier_loop(
     preset: str,
     seats: int,
     trusted: bool,
     on_step: Callable[[playout.Step], None] | None = None,
+    game: str = GAME,
 ) -> Loop:
-    """Random 101 matches through the one match loop, in-process."""
+    """Random matches through the one match loop over the RPC-shaped calls,
+    in-process (each move answered in a new state message)."""
     backend = InProcess(trusted=trusted)
 
     def run(seconds: float, first: int) -> Tally:
         tally = Tally()
         start = time.process_time()
-        while time.process_time() - start < seconds:
-            seed = first + tally.episodes
-            _, moves = playout.play_match(
-                backend, GAME, preset, seats, seed, playout.uniform(seed), on_step=on_step
-            )
-            tally.steps += moves
-            tally.episodes += 1
+        try:
+            while True:
+                seed = first + tally.episodes
+                choose = _timed(playout.uniform(seed), tally, start, seconds)
+                playout.play_match(backend, game, preset, seats, seed, choose, on_step=on_step)
+                tally.episodes += 1
+        except _Enough:
+            pass
+        tally.seconds = time.process_time() - start
+        return tally
+
+    return run
+
+
+def session_loop(game: str, preset: str, seats: int) -> Loop:
+    """Random matches held in-process (engine/session.py: each move made in
+    place, the way RLCard's env.step works), through `playout.play_live`."""
+
+    def run(seconds: float, first: int) -> Tally:
+        tally = Tally()
+        start = time.process_time()
+        try:
+            while True:
+                seed = first + tally.episodes
+                live = Session.new(game, preset=preset, seat_count=seats, seed=seed)
+                playout.play_live(live, _timed(playout.uniform(seed), tally, start, seconds))
+                tally.episodes += 1
+        except _Enough:
+            pass
         tally.seconds = time.process_time() - start
         return tally
 
@@ -148,13 +194,26 @@ def take_turns(loops: dict[str, Loop], rounds: int, seconds: float) -> list[dict
     return played
 
 
+# The comparison's loops, the goal each is held to against RLCard's fast loop
+# (issue 6 for 101, issue 9 for UNO), and how `make bench` labels them.
+COMPARED_LOOPS = {
+    "101-live": (1.0, "101 hd 4 seats, Session (in place)"),
+    "uno-live": (2.0, "UNO seed 2 seats, Session (in place)"),
+    "101-trusted": (None, "101 hd 4 seats, InProcess(trusted), 1 call/move"),
+    "101-validated": (None, "101 hd 4 seats, InProcess, every state checked"),
+    "rlcard": (None, "RLCard UNO env: reset + step(random.choice)"),
+    "rlcard-agent": (None, "RLCard UNO env: reset + step(RandomAgent.step)"),
+}
+
+
 def compare(rounds: int, seconds: float) -> None:
-    """Section 1: 101 in-process steps/s beside RLCard's UNO, and the ratios."""
+    """Section 1: in-process steps/s of 101 and UNO beside RLCard's UNO."""
     preset, seats = COMPARED
-    loops: dict[str, Loop] = {
-        "trusted": croupier_loop(preset, seats, trusted=True),
-        "validated": croupier_loop(preset, seats, trusted=False),
-    }
+    loops: dict[str, Loop] = {"101-live": session_loop(GAME, preset, seats)}
+    if registry.find("uno") is not None:
+        loops["uno-live"] = session_loop("uno", "seed", 2)
+    loops["101-trusted"] = croupier_loop(preset, seats, trusted=True)
+    loops["101-validated"] = croupier_loop(preset, seats, trusted=False)
     rl = rlcard_loops()
     loops.update(rl)
     played = take_turns(loops, rounds, seconds)
@@ -163,44 +222,47 @@ def compare(rounds: int, seconds: float) -> None:
         for name, tally in this_round.items():
             totals[name].add(tally)
 
-    print(f"101 ({preset}, {seats} seats) beside RLCard UNO: {rounds} rounds of {seconds:g} s "
+    print(f"In-process random playouts beside RLCard's UNO: {rounds} rounds of {seconds:g} s "
           "CPU per loop, in turn")  # fmt: skip
-    labels = {
-        "trusted": "101, InProcess(trusted=True), one call per move",
-        "validated": "101, InProcess(trusted=False), every state validated",
-        "rlcard": "RLCard UNO env: reset + step(random.choice of legal)",
-        "rlcard-agent": "RLCard UNO env: reset + step(RandomAgent.step)",
-    }
     for name, tally in totals.items():
         print(
-            f"  {labels[name]:54} {tally.steps_per_second:>9,.0f} steps/s "
+            f"  {COMPARED_LOOPS[name][1]:50} {tally.steps_per_second:>9,.0f} steps/s "
             f"{tally.episodes_per_second:>8,.1f} episodes/s"
         )
     if not rl:
         print("  rlcard not installed: no comparison (pip install -e '.[bench]', or make bench)")
         return
-    for ours in ("trusted", "validated"):
-        for theirs, goal in (("rlcard", "; the goal: ≥ 1.00"), ("rlcard-agent", "")):
+    for ours in (name for name in loops if name not in rl):
+        goal = COMPARED_LOOPS[ours][0]
+        for theirs in rl:
             ratios = [r[ours].steps_per_second / r[theirs].steps_per_second for r in played]
             whole = totals[ours].steps_per_second / totals[theirs].steps_per_second
+            verdict = ""
+            if goal is not None and theirs == "rlcard":
+                verdict = f"; goal ≥ {goal:.2f}: {'met' if whole >= goal else 'NOT met'}"
             print(
                 f"  ratio {ours} ÷ {theirs}: {whole:.2f} "
-                f"(rounds {min(ratios):.2f}–{max(ratios):.2f}{goal})"
+                f"(rounds {min(ratios):.2f}–{max(ratios):.2f}{verdict})"
             )
 
 
-def midgame_states(preset: str, seats: int, count: int) -> list[game_pb2.GameState]:
-    """Mid-deal states met by seeded random playouts, spread over the matches."""
+def midgame_states(game: str, preset: str, seats: int, count: int) -> list[game_pb2.GameState]:
+    """Mid-deal states met by seeded random playouts, every 7th move."""
     states: list[game_pb2.GameState] = []
 
     def keep(step: playout.Step) -> None:
-        if step.state.move_number % 7 == 3 and len(states) < count:
+        if step.state.move_number % 7 == 3:
             states.append(step.state)
+            if len(states) >= count:
+                raise _Enough
 
     seed = 0
     while len(states) < count:
-        playout.play_match(InProcess(), GAME, preset, seats, seed, playout.uniform(seed),
-                           on_step=keep)  # fmt: skip
+        try:
+            playout.play_match(InProcess(), game, preset, seats, seed, playout.uniform(seed),
+                               on_step=keep)  # fmt: skip
+        except _Enough:
+            break
         seed += 1
     return states
 
@@ -241,21 +303,37 @@ def per_call_us(states: list[game_pb2.GameState], repeat: int) -> dict[str, floa
     return {name: seconds / len(cases) * 1e6 for name, seconds in fastest.items()}
 
 
+def tables() -> list[tuple[str, str, int]]:
+    """(game, preset, seats) of the per-preset section: 101's presets at the
+    seat counts above, every other registered game's at 4 seats (or the
+    nearest its preset allows)."""
+    out = [(GAME, preset, seats) for preset, seats in PRESETS]
+    for game in registry.games():
+        if game.name == GAME:
+            continue
+        for preset in game.presets:
+            low = max(game.min_seats, preset.min_seats)
+            high = min(game.max_seats, preset.max_seats)
+            out.append((game.name, preset.name, min(max(4, low), high)))
+    return out
+
+
 def per_preset(seconds: float, states: int) -> None:
-    """Section 2: the per-preset table."""
+    """Section 2: the per-preset table, every registered game."""
     print()
-    print("Per preset: playouts over the trusted path (one call per move); engine CPU µs per "
-          "call on mid-game states (Apply: validated; +next: with the next legal moves; "
-          "trusted: +next, not validated)")  # fmt: skip
-    print(f"{'preset':8} {'seats':>5} {'matches':>8} {'moves':>8} {'moves/s':>9} "
-          f"{'matches/s':>9} {'Apply':>7} {'+next':>7} {'trusted':>7} {'Legal':>7} "
-          f"{'View':>7}")  # fmt: skip
-    for preset, seats in PRESETS:
-        tally = croupier_loop(preset, seats, trusted=True)(seconds, 0)
-        cost = per_call_us(midgame_states(preset, seats, states), repeat=5)
+    print("Per preset: random matches held in a Session (in place) and through the RPC-shaped "
+          "calls (trusted, one call per move); engine CPU µs per call on mid-game states "
+          "(Apply: validated; +next: with the next legal moves; trusted: +next, not "
+          "validated)")  # fmt: skip
+    print(f"{'game':15} {'preset':10} {'seats':>5} {'matches':>7} {'live/s':>8} {'calls/s':>8} "
+          f"{'Apply':>7} {'+next':>7} {'trusted':>7} {'Legal':>7} {'View':>7}")  # fmt: skip
+    for game, preset, seats in tables():
+        live = session_loop(game, preset, seats)(seconds, 0)
+        calls = croupier_loop(preset, seats, trusted=True, game=game)(seconds, 0)
+        cost = per_call_us(midgame_states(game, preset, seats, states), repeat=5)
         print(
-            f"{preset:8} {seats:>5} {tally.episodes:>8} {tally.steps:>8} "
-            f"{tally.steps_per_second:>9,.0f} {tally.episodes_per_second:>9.2f} "
+            f"{game:15} {preset:10} {seats:>5} {live.episodes + calls.episodes:>7} "
+            f"{live.steps_per_second:>8,.0f} {calls.steps_per_second:>8,.0f} "
             f"{cost['apply']:>7.1f} {cost['apply+next']:>7.1f} {cost['trusted']:>7.1f} "
             f"{cost['legal']:>7.1f} {cost['view']:>7.1f}"
         )

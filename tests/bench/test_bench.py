@@ -7,6 +7,7 @@ import sys
 import pytest
 
 from croupier import bench
+from croupier.engine import registry
 
 TINY = ["--rounds", "1", "--seconds", "0.02", "--preset-seconds", "0.02", "--states", "3"]
 
@@ -16,17 +17,20 @@ def test_the_bench_prints_the_comparison_and_a_row_per_preset(
 ) -> None:
     bench.main(TINY)
     out = capsys.readouterr().out
-    assert "InProcess(trusted=True), one call per move" in out
-    assert "InProcess(trusted=False), every state validated" in out
-    for preset, seats in bench.PRESETS:
-        assert any(line.split()[:2] == [preset, str(seats)] for line in out.splitlines())
+    for _, label in bench.COMPARED_LOOPS.values():
+        assert label in out
+    rows = {tuple(line.split()[:3]) for line in out.splitlines()}
+    for game, preset, seats in bench.tables():
+        assert (game, preset, str(seats)) in rows
+    games = {game for game, _, _ in bench.tables()}
+    assert games == {game.name for game in registry.games()}
 
 
 def test_without_rlcard_the_comparison_is_skipped_and_said_so(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.setitem(sys.modules, "rlcard", None)  # import rlcard raises ImportError
-    bench.main(TINY)
+    bench.compare(rounds=1, seconds=0.02)
     out = capsys.readouterr().out
     assert "rlcard not installed" in out
     assert "ratio" not in out

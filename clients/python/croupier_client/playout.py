@@ -176,6 +176,55 @@ def play_match(
     )
 
 
+class LiveGame(Protocol):
+    """A game held in-process and changed in place (croupier.engine.session.Session)."""
+
+    @property
+    def state(self) -> game_pb2.GameState: ...
+
+    @property
+    def position(self) -> game_pb2.GameState: ...  # fields to read, not the message
+
+    @property
+    def over(self) -> bool: ...
+
+    @property
+    def deal_over(self) -> bool: ...
+
+    @property
+    def acting_seats(self) -> list[int]: ...
+
+    def legal_moves(self, seat: int) -> list[service_pb2.LegalMove]: ...
+
+    def play(self, choice: service_pb2.LegalMove) -> Sequence[game_pb2.Event]: ...
+
+    def next_deal(self) -> Sequence[game_pb2.Event]: ...
+
+
+def play_live(game: LiveGame, choose: Chooser, *, max_moves: int = DEFAULT_MAX_MOVES) -> int:
+    """`play` for a game held in-process: the same loop (every acting seat
+    asked, the chooser picks), each move made in place; the number of moves
+    played. The chooser gets `game.position`, the state's fields to read
+    (building the message at every move would cost more than the move).
+    Raises MatchTooLong after `max_moves` moves."""
+    moves = 0
+    while not game.over:
+        if game.deal_over:
+            game.next_deal()
+            continue
+        if moves >= max_moves:
+            raise MatchTooLong(max_moves, game.state)
+        acting = game.acting_seats
+        legal: LegalMoves = {seat: game.legal_moves(seat) for seat in acting}
+        if not any(legal.values()):
+            raise ServerContradiction(
+                f"no acting seat {acting} has a legal move (move number {game.state.move_number})"
+            )
+        game.play(choose(game.position, legal))
+        moves += 1
+    return moves
+
+
 def seat_bots(bots: Sequence[Any]) -> Chooser:
     """A chooser where the bot of the seat whose turn it is picks among its
     moves (`bot.choose(moves)`); when that seat has none, the first acting

@@ -140,7 +140,7 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
     state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     state.match.deal_number = 1
     events = game.new_game(state, options)
-    _set_acting_seats(game, state)
+    set_acting_seats(game, state)
     response = service_pb2.NewGameResponse(state=state, events=events)
     if request.seat_events:
         fill_seat_events(response.seat_events, events, seat_count)
@@ -287,7 +287,7 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
     return _expected_acting_seats(game, state)
 
 
-def _set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
+def set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
     """Write the acting seats of the new position; returns them."""
     state.schema_version = SCHEMA_VERSION
     acting = _expected_acting_seats(game, state)
@@ -425,7 +425,7 @@ def apply_move_on(
         response.ClearField("state")
         return response
     after.move_number += 1
-    acting = _set_acting_seats(game, after)
+    acting = set_acting_seats(game, after)
     response.events.extend(events)
     if seat_events:
         fill_seat_events(response.seat_events, events, len(after.seats))
@@ -529,7 +529,7 @@ def next_deal(request: service_pb2.NextDealRequest) -> service_pb2.NextDealRespo
     state = response.state
     state.CopyFrom(request.state)
     events = game.next_deal(state)
-    _set_acting_seats(game, state)
+    set_acting_seats(game, state)
     response.events.extend(events)
     if request.seat_events:
         fill_seat_events(response.seat_events, events, len(state.seats))

@@ -7,7 +7,7 @@ Redaction is therefore the same for every game and lives here.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from croupier.v1 import game_pb2
@@ -33,3 +33,53 @@ def fill_seat_events(
     for seat in range(seat_count):
         entry = out.add(seat=seat)
         entry.events.extend(redacted(event, seat) for event in events)
+
+
+class EventLog(Sequence[game_pb2.Event]):
+    """The events of one move, recorded as their fields and built into Event
+    messages only when first read.
+
+    Building a message costs more than most rules of a move; an RPC reads
+    every event (into its answer), but an in-process session (engine/session.py)
+    whose caller never looks at them should not pay for them on every move.
+    A game's table records into one and returns it as its events.
+    """
+
+    __slots__ = ("_fields", "_built")
+
+    def __init__(self) -> None:
+        self._fields: list[dict[str, Any]] = []
+        self._built: list[game_pb2.Event] | None = None
+
+    def record(self, **fields: Any) -> None:
+        """Add an event with these Event fields (checked when it is built)."""
+        self._fields.append(fields)
+        self._built = None
+
+    def _events(self) -> list[game_pb2.Event]:
+        built = self._built
+        if built is None:
+            built = self._built = [game_pb2.Event(**fields) for fields in self._fields]
+        return built
+
+    def __getitem__(self, index: Any) -> Any:
+        return self._events()[index]
+
+    def __len__(self) -> int:
+        return len(self._fields)
+
+    def __iter__(self) -> Iterator[game_pb2.Event]:
+        return iter(self._events())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (EventLog, list)):
+            return self._events() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like a list
+
+    def __add__(self, other: Sequence[game_pb2.Event]) -> list[game_pb2.Event]:
+        return [*self._events(), *other]
+
+    def __repr__(self) -> str:
+        return f"EventLog({self._events()!r})"

@@ -78,7 +78,7 @@ class MoveCodec:
             SEAT_MOVES_MOVES_TAG: {},
         }
         encoded = getattr(game, "encoded_legal_moves", None)
-        self._encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
+        self.encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
             encoded if encoded is not None else self._serialized_legal
         )
 
@@ -105,7 +105,7 @@ class MoveCodec:
         """Every legal move of `seat` as repeated LegalMove fields with wire
         tag `tag`, one of the two above (the seat may act; the state is valid)."""
         entries = self._entries[tag]
-        moves = self._encoded_legal(state, seat)
+        moves = self.encoded_legal(state, seat)
         try:
             return b"".join([entries[move] for move in moves])
         except KeyError:  # a move not met before: encode it once

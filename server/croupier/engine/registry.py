@@ -42,7 +42,7 @@ class Game(Protocol):
     def check_options(self, options: Message, path: str) -> None:
         """Reject combinations of option values that contradict each other."""
 
-    def new_game(self, state: game_pb2.GameState, options: Message) -> list[game_pb2.Event]:
+    def new_game(self, state: game_pb2.GameState, options: Message) -> Sequence[game_pb2.Event]:
         """Fill the game part of a fresh envelope (seats, seed set) and deal."""
 
     def validate(self, state: game_pb2.GameState) -> None:
@@ -61,7 +61,7 @@ class Game(Protocol):
     # Optional, for the hot path: `encoded_legal_moves(state, seat) -> list[bytes]`,
     # the same moves serialized, in the same order (engine/move_codec.py).
 
-    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
         """Play `move` of an acting seat on `state` in place (the caller passes
         a copy), or raise IllegalMove leaving the state unusable."""
 
@@ -74,7 +74,7 @@ class Game(Protocol):
     def view_text(self, view: game_pb2.View) -> str:
         """One line saying what a view shows (goldens, transcripts)."""
 
-    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+    def next_deal(self, state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
         """Deal the next deal of the match in place (the deal is over)."""
 
     def notation(self, move: game_pb2.Move) -> str:

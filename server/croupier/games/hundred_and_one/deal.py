@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text
 from croupier.engine.seats import active_seats, next_seat
@@ -9,13 +11,13 @@ from croupier.games.hundred_and_one.table import NAME_SUIT, PLAY, Table
 from croupier.v1 import game_pb2
 
 
-def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def first_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """Deal 1: the dealer (or leader) is drawn by lot (A1, §1.4.1)."""
     seats = active_seats(state)
     return deal(state, seats[rng.below(state, len(seats))])
 
 
-def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def next_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """The next deal of the match (C9, A25): with LEAD_ANY the last winner
     leads; with a dealer the deal passes clockwise."""
     table = Table(state)
@@ -30,7 +32,7 @@ def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, dealer)
 
 
-def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
+def deal(state: game_pb2.GameState, dealer: int) -> Sequence[game_pb2.Event]:
     """Shuffle the whole deck and deal; `dealer` deals (or leads, LEAD_ANY)."""
     state.ClearField("hundred_and_one")
     table = Table(state)

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from google.protobuf.message import Message
 
+from croupier.engine.live import Spec
 from croupier.engine.options import Preset
 from croupier.games.hundred_and_one import deal, legal, moves, notation, options, validate, view
 from croupier.v1 import game_pb2
@@ -29,10 +30,32 @@ class HundredAndOne:
     presets: Sequence[Preset] = options.PRESETS
     default_preset = "hd"
 
+    # The fields a move reads and writes, held as Python values by a live
+    # session (engine/live.py); every other field is read through.
+    live_fields = Spec(
+        scalars=("current_seat", "move_number", "seed", "rng_counter"),
+        lists=("acting_seats",),
+        refs=("options", "seats", "match"),
+        messages={
+            "hundred_and_one": Spec(
+                scalars=(
+                    "phase",
+                    "drawn_card",
+                    "cover_batch_drawn",
+                    "pending_draw",
+                    "reversed",
+                    "active_suit",
+                ),
+                lists=("discard", "stock"),
+                repeated_messages={"hands": Spec(lists=("cards",))},
+            )
+        },
+    )
+
     def check_options(self, opts: Message, path: str) -> None:
         options.check_options(opts, path)  # type: ignore[arg-type]
 
-    def new_game(self, state: game_pb2.GameState, opts: Message) -> list[game_pb2.Event]:
+    def new_game(self, state: game_pb2.GameState, opts: Message) -> Sequence[game_pb2.Event]:
         return deal.first_deal(state)
 
     def validate(self, state: game_pb2.GameState) -> None:
@@ -62,13 +85,13 @@ class HundredAndOne:
     def view_text(self, out: game_pb2.View) -> str:
         return view.view_text(out)
 
-    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
         return moves.apply(state, move)
 
     def view(self, state: game_pb2.GameState, seat: int, out: game_pb2.View) -> None:
         view.fill_view(state, seat, out)
 
-    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+    def next_deal(self, state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
         return deal.next_deal(state)
 
     def notation(self, move: game_pb2.Move) -> str:

@@ -7,7 +7,7 @@ property test holds the two to agreement.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
 from croupier.engine.errors import IllegalMove
@@ -20,7 +20,7 @@ Why = pb.HundredAndOneRejectionReason
 Action = pb.HundredAndOneMove
 
 
-def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
     """Play `move` of the seat to act on `state` in place, or raise IllegalMove.
 
     The engine has already refused a move of a seat that may not act, or

@@ -12,6 +12,7 @@ from typing import Any
 
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
+from croupier.engine.events import EventLog
 from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_for
 from croupier.games.hundred_and_one.scoring import score_deal
 from croupier.v1 import game_pb2
@@ -32,7 +33,7 @@ class Table:
         self.state = state
         self.deal = state.hundred_and_one
         self.rules: Rules = rules_for(state.options.hundred_and_one)
-        self.events: list[game_pb2.Event] = []
+        self.events = EventLog()  # built into messages only when read
         # Fields a move reads again and again, fetched once: every fetch of a
         # protobuf field builds a Python wrapper (and drops it after use).
         self.seats = state.seats
@@ -78,7 +79,7 @@ class Table:
         """Record an event; `says` completes the sentence "<seat name> ...".
         It never names a hidden card: those go to `cards` with `visible_to`."""
         text = f"{self.seats[seat].name or f'P{seat}'} {says}"
-        self.events.append(game_pb2.Event(kind=kind, seat=seat, text=text, **fields))  # type: ignore[arg-type]
+        self.events.record(kind=kind, seat=seat, text=text, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """An event only 101 has: EVENT_KIND_GAME_RULE with its 101 kind."""

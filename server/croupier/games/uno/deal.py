@@ -3,6 +3,8 @@ U1a, U2, U17, H7)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.uno_cards import COLOUR_OF, KIND_OF, NUMBER_OF, WILD, Kind
 from croupier.engine.uno_cards import uno_card_text as card_text
@@ -14,7 +16,7 @@ HAND_SIZE = 7  # R2
 STAGES = 7  # H13: every seat starts at stage 7
 
 
-def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def first_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """Round 1: the dealer is chosen (U17), the player to his left leads."""
     table = Table(state)
     n = len(state.seats)
@@ -51,7 +53,7 @@ def _highest_card(state: game_pb2.GameState, table: Table) -> tuple[int, str]:
             return contenders[0], f"deals, with the highest card ({', '.join(drawn)})"
 
 
-def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def next_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """The next round of the match: the next seat clockwise deals and its left
     leads (R2); under H7 the last loser deals and the last winner leads."""
     previous = state.uno
@@ -67,7 +69,7 @@ def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, dealer, first)
 
 
-def deal(state: game_pb2.GameState, dealer: int, first: int) -> list[game_pb2.Event]:
+def deal(state: game_pb2.GameState, dealer: int, first: int) -> Sequence[game_pb2.Event]:
     """Shuffle the whole deck, deal 7 cards each one at a time clockwise from
     the dealer's left, turn the first card (U1) and give `first` the turn."""
     state.ClearField("uno")

@@ -13,7 +13,7 @@ card stays and its player draws 2 (H17, B33); so are false calls and catches.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from croupier.engine.errors import IllegalMove, InvalidInput
 from croupier.engine.uno_cards import COLOUR_OF, KIND_OF, NUMBER_OF, WILD_DRAW_FOUR, Kind
@@ -31,7 +31,7 @@ MISPLAY_PENALTY = 2  # H17: any wrong card or false shout costs 2 cards
 Handler = Callable[[Table, int, Action], None]
 
 
-def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
     """Play `move` of an acting seat on `state` in place, or raise IllegalMove.
 
     The engine has already refused a move of a seat that may not act, or

@@ -14,6 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.engine import rng
+from croupier.engine.events import EventLog
 from croupier.engine.uno_cards import colour_text
 from croupier.games.uno.rules import DRAW_PENDINGS, WD4_PENDING, Rules, rules_for
 from croupier.v1 import game_pb2
@@ -43,7 +44,7 @@ class Table:
         self.state = state
         self.deal = state.uno
         self.rules: Rules = rules_for(state.options.uno)
-        self.events: list[game_pb2.Event] = []
+        self.events = EventLog()  # built into messages only when read
         self.hands = self.deal.hands
         self._names: dict[int, str] = {}
 
@@ -98,12 +99,10 @@ class Table:
 
     # -- events --------------------------------------------------------------
 
-    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> game_pb2.Event:
+    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> None:
         """Record an event; `says` completes "<seat name> ...". It never names
         a hidden card: those go to `uno_cards` with `visible_to`."""
-        event = game_pb2.Event(kind=kind, seat=seat, text=f"{self.name(seat)} {says}", **fields)  # type: ignore[arg-type]
-        self.events.append(event)
-        return event
+        self.events.record(kind=kind, seat=seat, text=f"{self.name(seat)} {says}", **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, colour: int = 0, **fields: Any) -> None:
         """An event only UNO has: EVENT_KIND_GAME_RULE with its UNO kind."""

@@ -1,0 +1,236 @@
+"""A live game in-process: the rules applied in place, move after move.
+
+The RPCs are stateless: every call brings a state, gets it checked (or
+trusted), copied, changed and answered in a new message. A Python program
+that plays many games itself — a bot under training, a tournament run on one
+machine, the bench — pays all of that on every move for nothing. A `Session`
+holds one game's state and applies each move to it in place, the way
+OpenSpiel's `State.apply_action` or RLCard's `env.step` do:
+
+    session = Session.new("hundred_and_one", preset="hd", seat_count=4, seed=7)
+    while not session.over:
+        if session.deal_over:
+            session.next_deal()
+            continue
+        seat = session.acting_seats[0]
+        choice = random.choice(session.legal_moves(seat))
+        session.play(choice)
+
+It runs the same code as the RPCs — the engine's gates, then the game's own
+`apply`, `encoded_legal_moves`, `next_deal` — and `state` is at every moment
+the message ApplyMove would have answered (a test holds the two paths to the
+same bytes). What it leaves out is only what a state the session made itself
+does not need: validating it again, copying it per move, building a response.
+
+Two ways to move:
+- `play(choice)` with a `LegalMove` that `legal_moves` offered in this very
+  position: legal by the game's own listing (the conformance suite holds
+  every game's listing to its check), so it is applied in place at once.
+- `apply(move)` with any Move: checked like ApplyMove does, on a copy that
+  replaces the state only when the move is legal; an illegal move raises
+  IllegalMove (its reason, rule and message) and leaves the state as it was.
+
+The `LegalMove` objects are shared between positions and sessions (one per
+distinct move of a game): read them, never change them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from croupier.engine import api, registry
+from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
+from croupier.engine.live import Spec, flush, mirror
+from croupier.engine.move_codec import CACHE_LIMIT, codec_of
+from croupier.engine.options import to_option_value
+from croupier.engine.registry import Game
+from croupier.v1 import game_pb2, options_pb2, service_pb2
+
+_IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+_DEAL_OVER = game_pb2.MATCH_PHASE_DEAL_OVER
+_MATCH_OVER = game_pb2.MATCH_PHASE_MATCH_OVER
+
+# Per game (by id, the game object kept alive in the value): move bytes -> its
+# LegalMove, parsed once. Bounded like the codec's caches.
+_legal_moves: dict[int, tuple[Game, dict[bytes, service_pb2.LegalMove]]] = {}
+
+
+def _legal_move_cache(game: Game) -> dict[bytes, service_pb2.LegalMove]:
+    entry = _legal_moves.get(id(game))
+    if entry is None or entry[0] is not game:
+        entry = _legal_moves[id(game)] = (game, {})
+    return entry[1]
+
+
+class Session:
+    """One game's state, changed in place by each move (module docstring)."""
+
+    _state: game_pb2.GameState  # the message (stale while `_stale`)
+    _live: Any  # the message, or its mirror (engine/live.py)
+    _stale: bool  # the mirror holds moves the message does not
+    _offered: set[int]  # ids of the LegalMove objects offered in this position
+
+    def __init__(self, state: game_pb2.GameState, *, trusted: bool = False) -> None:
+        """Hold a copy of `state`, checked in full unless `trusted` (a state
+        this engine produced and nobody changed since)."""
+        game = registry.find(state.game) if trusted else api.check_state(state)
+        if game is None:
+            raise InvalidInput("state.game", f"unknown game {state.game!r}")
+        self.game: Game = game
+        self._codec = codec_of(game)
+        self._cache = _legal_move_cache(game)
+        # The game's hot fields as Python values (engine/live.py), when it names them.
+        self._spec: Spec | None = getattr(game, "live_fields", None)
+        copy = game_pb2.GameState()
+        copy.CopyFrom(state)
+        if copy.schema_version < api.SCHEMA_VERSION:
+            api.set_acting_seats(game, copy)  # a schema-1 state carries none
+        self._hold(copy)
+
+    @classmethod
+    def new(
+        cls,
+        game: str,
+        *,
+        preset: str = "",
+        seat_count: int,
+        seed: int,
+        options: Mapping[str, Any] | None = None,
+        seat_names: Sequence[str] = (),
+    ) -> Session:
+        """A new match, dealt like NewGame deals it."""
+        request = service_pb2.NewGameRequest(
+            game=game,
+            preset=preset,
+            seat_count=seat_count,
+            seed=seed,
+            seat_names=seat_names,
+            options=[
+                options_pb2.OptionSetting(name=name, value=to_option_value(value))
+                for name, value in (options or {}).items()
+            ],
+        )
+        return cls(api.new_game(request).state, trusted=True)
+
+    # -- looking ---------------------------------------------------------------
+
+    @property
+    def state(self) -> game_pb2.GameState:
+        """The state now, as ApplyMove would have answered it (the session's
+        own message: copy it to keep it past the next move)."""
+        if self._spec is not None and self._stale:
+            flush(self._live, self._spec)
+            self._stale = False
+        return self._state
+
+    @property
+    def position(self) -> game_pb2.GameState:
+        """The state now, for reading its fields only (a chooser, a bot): the
+        game's hot fields are read from the session's Python values without
+        writing them back into the message first. Methods of the message
+        itself (SerializeToString, CopyFrom…) need `state`."""
+        return self._live  # type: ignore[no-any-return]
+
+    @property
+    def over(self) -> bool:
+        """The match is over."""
+        return self._live.match.phase == _MATCH_OVER  # type: ignore[no-any-return]
+
+    @property
+    def deal_over(self) -> bool:
+        """The deal is over and the match is not: `next_deal` deals on."""
+        return self._live.match.phase == _DEAL_OVER  # type: ignore[no-any-return]
+
+    @property
+    def acting_seats(self) -> list[int]:
+        """The seats that may move now (empty between deals)."""
+        return self._live.acting_seats[:]  # type: ignore[no-any-return]
+
+    def legal_moves(self, seat: int) -> list[service_pb2.LegalMove]:
+        """Every legal move of `seat` now, in canonical order (ListLegalMoves);
+        empty for a seat that may not act. Shared objects: do not change them."""
+        live = self._live
+        if seat not in live.acting_seats:
+            if seat >= len(live.seats):
+                raise InvalidInput("seat", f"seat {seat} does not exist")
+            return []
+        cache = self._cache
+        out = []
+        for move in self._codec.encoded_legal(live, seat):
+            choice = cache.get(move)
+            if choice is None:
+                choice = self._parse(move)
+            out.append(choice)
+        self._offered.update(map(id, out))
+        return out
+
+    def view(self, seat: int) -> game_pb2.View:
+        """What `seat` may see (GetView)."""
+        return api.get_view(service_pb2.GetViewRequest(state=self.state, seat=seat)).view
+
+    # -- moving ----------------------------------------------------------------
+
+    def play(self, choice: service_pb2.LegalMove) -> Sequence[game_pb2.Event]:
+        """Make a move `legal_moves` offered in this position; its events.
+        Any other LegalMove goes through `apply` and its full check."""
+        if id(choice) not in self._offered:
+            return self.apply(choice.move)
+        live = self._live
+        if live.move_number == api.UINT64_MAX:
+            raise InvalidInput("state.move_number", "is at its maximum: no further move")
+        self._stale = True
+        events = self.game.apply(live, choice.move)
+        # The engine's bookkeeping after a move (api.apply_move_on's).
+        live.move_number += 1
+        in_progress = live.match.phase == _IN_PROGRESS
+        live.acting_seats[:] = self.game.acting_seats(live) if in_progress else ()
+        self._offered.clear()
+        return events
+
+    def apply(self, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
+        """Check `move` as ApplyMove does and make it; its events. An illegal
+        move raises IllegalMove and leaves the state unchanged."""
+        answer = api.apply_move_on(self.state, move, trusted=True)
+        if not answer.accepted:
+            rejection = answer.rejection
+            common = rejection.reason != game_pb2.REJECTION_REASON_GAME_RULE
+            game_reason = rejection.WhichOneof("game_reason")
+            reason = rejection.reason
+            if not common and game_reason is not None:
+                reason = getattr(rejection, game_reason)
+            raise IllegalMove(reason, rejection.message, rejection.rule, common=common)
+        self._hold(answer.state)
+        return list(answer.events)
+
+    def next_deal(self) -> Sequence[game_pb2.Event]:
+        """Deal the next deal (NextDeal); its events."""
+        state = self.state
+        if state.match.phase != _DEAL_OVER:
+            raise FailedPrecondition(
+                "the match is over" if self.over else "the deal is still in progress"
+            )
+        if state.match.deal_number == api.UINT32_MAX:
+            raise InvalidInput("state.match.deal_number", "is at its maximum: no further deal")
+        events = list(self.game.next_deal(state))
+        api.set_acting_seats(self.game, state)
+        self._hold(state)
+        return events
+
+    # -- inside ----------------------------------------------------------------
+
+    def _hold(self, state: game_pb2.GameState) -> None:
+        """Take `state` as the session's own, mirrored when the game says how."""
+        self._state = state
+        self._live = state if self._spec is None else mirror(state, self._spec)
+        self._stale = False
+        self._offered = set()
+
+    def _parse(self, move: bytes) -> service_pb2.LegalMove:
+        parsed = game_pb2.Move.FromString(move)
+        choice = service_pb2.LegalMove(notation=self.game.notation(parsed))
+        choice.move.CopyFrom(parsed)
+        if len(self._cache) >= CACHE_LIMIT:
+            self._cache.clear()
+        self._cache[move] = choice
+        return choice
