@@ -18,6 +18,7 @@ from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.session import Session
 from croupier.v1 import game_pb2, service_pb2
 from croupier_client import playout
+from uno.test_out_of_turn_playouts import TABLES as UNO_TABLES
 
 # Moves compared per game and preset: enough to cross deals in the short
 # games; the long ones are held to it on their first few hundred moves.
@@ -37,7 +38,20 @@ def _listed(state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]
 
 @pytest.mark.parametrize(("game", "preset", "seats"), TABLES)
 def test_a_session_plays_what_the_rpcs_answer(game: str, preset: str, seats: int) -> None:
-    live = Session.new(game, preset=preset, seat_count=seats, seed=5)
+    _compare(Session.new(game, preset=preset, seat_count=seats, seed=5), game)
+
+
+@pytest.mark.parametrize("table", sorted(UNO_TABLES))
+def test_uno_out_of_turn_windows_in_a_session_are_the_rpcs(table: str) -> None:
+    """UNO's windows (jump-ins, catches, slaps, swaps, reveals) live in fields
+    a session reads through or mirrors as optional: every house rule on."""
+    options, seats = UNO_TABLES[table]
+    _compare(Session.new("uno", preset="seed", seat_count=seats, seed=2, options=options), "uno")
+
+
+def _compare(live: Session, game: str) -> None:
+    """Play `live` at random and the same moves through the RPCs; the same
+    listings, events and state bytes at every step."""
     state = game_pb2.GameState()
     state.CopyFrom(live.state)
     rnd = random.Random(5)

@@ -30,8 +30,9 @@ class Spec:
     """Which fields of a message a mirror holds, and how.
 
     scalars: ints and bools, copied. lists: repeated scalars, as lists.
-    optionals: scalar fields with presence (`optional`), None when absent;
-    HasField and ClearField on the mirror answer for them. refs: message
+    optionals: numeric fields with presence (`optional`): read as the
+    message reads them (0 when absent), and HasField and ClearField on the
+    mirror answer for them. refs: message
     fields kept as the message's own wrapper (read once, no copy: writes go
     straight to the message). messages: sub-messages mirrored by their own
     Spec; repeated_messages: repeated sub-messages, a list of mirrors.
@@ -45,10 +46,11 @@ class Spec:
     repeated_messages: Mapping[str, Spec] = field(default_factory=dict)
 
     def names(self) -> tuple[str, ...]:
+        """The mirror's slots (an optional field's value lives in `_o_<name>`)."""
         return (
             self.scalars
             + self.lists
-            + self.optionals
+            + tuple(f"_o_{name}" for name in self.optionals)
             + self.refs
             + tuple(self.messages)
             + tuple(self.repeated_messages)
@@ -66,14 +68,28 @@ class Mirror:
 
     def HasField(self, name: str) -> bool:  # noqa: N802 - the protobuf method it stands for
         if name in self._optionals:
-            return getattr(self, name) is not None
+            return getattr(self, f"_o_{name}") is not None
         return self._message.HasField(name)  # type: ignore[no-any-return]
 
     def ClearField(self, name: str) -> None:  # noqa: N802 - the protobuf method it stands for
         if name in self._optionals:
-            setattr(self, name, None)
+            setattr(self, f"_o_{name}", None)
         else:
             self._message.ClearField(name)
+
+
+def _optional(name: str) -> property:
+    """An optional field: None in its slot when absent, read as 0 then."""
+    slot = f"_o_{name}"
+
+    def get(self: Mirror) -> Any:
+        value = getattr(self, slot)
+        return 0 if value is None else value
+
+    def put(self: Mirror, value: Any) -> None:
+        setattr(self, slot, value)
+
+    return property(get, put)
 
 
 # One mirror class per spec, by the spec's id (the spec kept alive beside it).
@@ -83,7 +99,11 @@ _classes: dict[int, tuple[Spec, type[Mirror]]] = {}
 def _class_of(spec: Spec) -> type[Mirror]:
     entry = _classes.get(id(spec))
     if entry is None or entry[0] is not spec:
-        attributes = {"__slots__": spec.names(), "_optionals": frozenset(spec.optionals)}
+        attributes: dict[str, Any] = {
+            "__slots__": spec.names(),
+            "_optionals": frozenset(spec.optionals),
+        }
+        attributes.update((name, _optional(name)) for name in spec.optionals)
         entry = _classes[id(spec)] = (spec, type("Mirror", (Mirror,), attributes))
     return entry[1]
 
@@ -99,7 +119,7 @@ def mirror(message: Message, spec: Spec) -> Any:
         object.__setattr__(out, name, getattr(message, name)[:])
     for name in spec.optionals:
         value = getattr(message, name) if message.HasField(name) else None
-        object.__setattr__(out, name, value)
+        object.__setattr__(out, f"_o_{name}", value)
     for name in spec.refs:
         object.__setattr__(out, name, getattr(message, name))
     for name, inner in spec.messages.items():
@@ -118,7 +138,7 @@ def flush(live: Any, spec: Spec) -> Message:
     for name in spec.lists:
         getattr(message, name)[:] = getattr(live, name)
     for name in spec.optionals:
-        value = getattr(live, name)
+        value = getattr(live, f"_o_{name}")
         if value is None:
             message.ClearField(name)
         else:
