@@ -93,3 +93,17 @@ CHAOS_ARGS ?=
 .PHONY: chaos
 chaos: $(STAMP)
 	$(BIN)/python deploy/chaos/run.py --report reports/chaos/REPORT.md $(CHAOS_ARGS)
+
+# Croupier behind haproxy (the Debian package, installed here when missing):
+# 3 servers on 127.0.0.1, random matches through the balancer, one server
+# killed with kill -9 mid-run; matches completed and lost, calls retried by
+# the client and by haproxy, report in reports/failover/. See
+# deploy/failover/README.md. E.g. make failover FAILOVER_ARGS="--seconds 60".
+FAILOVER_ARGS ?=
+SUDO := $(if $(filter 0,$(shell id -u)),,sudo)
+.PHONY: failover
+failover: $(STAMP)
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || \
+		($(SUDO) apt-get update -qq && \
+		 $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy)
+	$(BIN)/python deploy/failover/failover.py $(FAILOVER_ARGS)
