@@ -28,6 +28,13 @@ def build_parser() -> argparse.ArgumentParser:
     # The demo parses its own flags (the client library owns them), so help
     # and every other argument pass through untouched.
     commands.add_parser("demo", help="play a demo game against a running server", add_help=False)
+    keygen = commands.add_parser(
+        "seal-keygen",
+        help="print a new sealing key line for --seal-keys (README, Sealed states)",
+        description="Print 'seal ID BASE64' with 32 random bytes (AES-256-GCM).",
+    )
+    keygen.add_argument("key_id", metavar="ID", help="the key's id, e.g. 2026-11")
+    keygen.add_argument("--open", action="store_true", help="mark it 'open' (opens, never seals)")
     return parser
 
 
@@ -40,11 +47,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _demo(parser, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
+    if namespace.command == "seal-keygen":
+        from croupier.service.sealing import new_key_line
+
+        try:
+            print(new_key_line(namespace.key_id, "open" if namespace.open else "seal"))
+        except ValueError as error:
+            parser.error(str(error))
+        return 0
     from croupier.service.config import ServerConfig
+    from croupier.service.security import preflight
     from croupier.service.supervisor import serve
 
     try:
         config = ServerConfig.from_namespace(namespace)
+        preflight(config)  # TLS files and sealing keys, read before any worker starts
     except ValueError as error:
         parser.error(str(error))
     return serve(config)

@@ -50,6 +50,17 @@ class ServerConfig:
     # Off by default so that a second server on a busy port fails loudly instead
     # of silently sharing its traffic; the multi-process supervisor turns it on.
     reuse_port: bool = False
+    # Sealed states (service/sealing.py): the file of sealing keys ("" = the
+    # text of CROUPIER_SEAL_KEYS, if set, else no sealing), and whether plain
+    # states are refused (PERMISSION_DENIED) so that only sealed ones are taken.
+    seal_keys: str = ""
+    sealed_only: bool = False
+    # TLS (service/security.py): the server's certificate chain and private
+    # key (PEM files; both or neither), and a CA whose client certificates
+    # are required (mTLS; needs TLS).
+    tls_cert: str = ""
+    tls_key: str = ""
+    tls_client_ca: str = ""
 
     def __post_init__(self) -> None:
         # The same checks as the flags, so that a config built in code (a test,
@@ -61,6 +72,12 @@ class ServerConfig:
                     raise argparse.ArgumentTypeError(f"not in canonical form: {value!r}")
             except argparse.ArgumentTypeError as error:
                 raise ValueError(f"{spec.dest}: {error}") from None
+        if bool(self.tls_cert) != bool(self.tls_key):
+            raise ValueError("tls_cert and tls_key: give both (TLS) or neither")
+        if self.tls_client_ca and not self.tls_cert:
+            raise ValueError(
+                "tls_client_ca: client certificates (mTLS) need TLS (tls_cert, tls_key)"
+            )
 
     @classmethod
     def from_env_and_args(
@@ -105,13 +122,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     for spec in _FLAGS:
         default = getattr(defaults, spec.dest)
         where = f"env {spec.env}, " if spec.env else ""
+        shown = "none" if default == "" else default
         parser.add_argument(
             spec.flag,
             dest=spec.dest,
             type=spec.parse,
             default=None,
             metavar=spec.metavar,
-            help=f"{spec.help} ({where}default {default})".replace("%", "%%"),
+            help=f"{spec.help} ({where}default {shown})".replace("%", "%%"),
         )
 
 
@@ -151,6 +169,15 @@ def _positive_float(text: str) -> float:
     if value == 0:
         raise argparse.ArgumentTypeError(f"must be more than 0; got {text}")
     return value
+
+
+def _yes_no(text: str) -> bool:
+    word = text.strip().lower()
+    if word in ("1", "true", "yes", "on"):
+        return True
+    if word in ("0", "false", "no", "off"):
+        return False
+    raise argparse.ArgumentTypeError(f"must be yes or no; got {text!r}")
 
 
 def _log_level(text: str) -> str:
@@ -215,5 +242,26 @@ _FLAGS = (
     _Flag(
         "--stream-idle-timeout", "stream_idle_timeout", "CROUPIER_STREAM_IDLE_TIMEOUT",
         _positive_float, "SECONDS", "time a stream waits for its next request before it is ended",
+    ),
+    _Flag(
+        "--seal-keys", "seal_keys", "CROUPIER_SEAL_KEYS_FILE", str, "FILE",
+        "sealing keys ('seal ID BASE64' / 'open ID BASE64' lines; none: the text of "
+        "CROUPIER_SEAL_KEYS, if set): NewGame can answer sealed states and every RPC takes them",
+    ),
+    _Flag(
+        "--sealed-only", "sealed_only", "CROUPIER_SEALED_ONLY", _yes_no, "yes|no",
+        "refuse plain states (PERMISSION_DENIED) and seal every new game",
+    ),
+    _Flag(
+        "--tls-cert", "tls_cert", "CROUPIER_TLS_CERT", str, "FILE",
+        "serve TLS with this certificate chain (PEM; with --tls-key)",
+    ),
+    _Flag(
+        "--tls-key", "tls_key", "CROUPIER_TLS_KEY", str, "FILE",
+        "the private key of --tls-cert (PEM)",
+    ),
+    _Flag(
+        "--tls-client-ca", "tls_client_ca", "CROUPIER_TLS_CLIENT_CA", str, "FILE",
+        "require client certificates signed by this CA (mTLS; PEM)",
     ),
 )  # fmt: skip

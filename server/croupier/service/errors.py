@@ -3,6 +3,8 @@
 * `InvalidInput` (and bytes that do not parse) -> INVALID_ARGUMENT, with a
   `google.rpc.BadRequest` holding one field violation per problem;
 * `FailedPrecondition` -> FAILED_PRECONDITION;
+* `SealRefused` (a sealed state that does not open, a plain state where only
+  sealed ones are taken; sealing.py) -> PERMISSION_DENIED;
 * `Overloaded` (a limit of this server) -> RESOURCE_EXHAUSTED;
 * `DeadlinePassed` -> DEADLINE_EXCEEDED;
 * `ShuttingDown` -> UNAVAILABLE (retry elsewhere);
@@ -26,6 +28,7 @@ from collections.abc import Sequence
 from google.rpc import code_pb2, error_details_pb2, status_pb2
 
 from croupier.engine.errors import FailedPrecondition, InvalidInput
+from croupier.service.sealing import SealRefused
 from croupier.v1 import service_pb2
 
 INTERNAL_MESSAGE = "internal error; the server log has the details"
@@ -107,6 +110,7 @@ def status_for(error: BaseException) -> tuple[status_pb2.Status, bool]:
 
 _CODES = (
     (FailedPrecondition, code_pb2.FAILED_PRECONDITION),
+    (SealRefused, code_pb2.PERMISSION_DENIED),
     (Overloaded, code_pb2.RESOURCE_EXHAUSTED),
     (DeadlinePassed, code_pb2.DEADLINE_EXCEEDED),
     (ShuttingDown, code_pb2.UNAVAILABLE),

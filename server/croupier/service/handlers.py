@@ -42,6 +42,7 @@ from croupier.service.errors import (
     status_for,
 )
 from croupier.service.observe import REQUEST_ID, Call, Observer, Tally, move_outcome
+from croupier.service.sealing import Sealer, load_keyring, trusted
 from croupier.v1 import service_pb2
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["CroupierService"]
@@ -137,6 +138,8 @@ class Handlers:
         self.calls = 0  # unary CroupierService calls not yet finished
         self.streams = 0  # ApplyMoveStream calls not yet finished
         self.refusing = False
+        # Sealed states (sealing.py): the keys are read once per worker.
+        self.sealer = Sealer(load_keyring(config.seal_keys), config.sealed_only)
 
     def _unary_done(self, task: object) -> None:
         self.calls -= 1
@@ -287,17 +290,51 @@ class Handlers:
 
     def _engine_call(self, name: str) -> Work:
         limit = self.config.max_message_bytes
+        sealer = self.sealer
 
-        async def work(request: Any, call: Call, context: Any) -> bytes:
-            call.game = _game_of(_parsed(request))
-            return _encode(getattr(api, name)(request), limit)
+        if name == "list_games":
+
+            async def work(request: Any, call: Call, context: Any) -> bytes:
+                return _encode(getattr(api, name)(_parsed(request)), limit)
+
+        elif name == "new_game":
+
+            async def work(request: Any, call: Call, context: Any) -> bytes:
+                call.game = _game_of(_parsed(request))
+                seal = sealer.must_seal_new_game(request)
+                response = getattr(api, name)(request)
+                if seal:
+                    sealer.close(response, request.match_id)
+                return _encode(response, limit)
+
+        else:  # an RPC that takes a state, plain or sealed
+
+            async def work(request: Any, call: Call, context: Any) -> bytes:
+                sealed = sealer.open(_parsed(request))
+                call.game = _game_of(request)
+                if sealed and name == "list_legal_moves" and trusted(request.state):
+                    response = api.list_legal_moves(request, trusted=True)
+                else:
+                    response = getattr(api, name)(request)
+                if sealed and name == "next_deal":  # the one that answers a state
+                    sealer.close(response, request.sealed_state.match_id)
+                return _encode(response, limit)
 
         return work
 
     async def _apply_move(self, request: Any, call: Call, context: Any) -> bytes:
         call.game = game = _parsed(request).state.game
         try:
-            response = api.apply_move(request)
+            # A state this server sealed is one its engine produced: no
+            # second validation (sealing.trusted; the move is checked anyway).
+            sealed = self.sealer.open(request)
+            if sealed:
+                call.game = game = request.state.game
+                response = api.apply_move(request, trusted=trusted(request.state))
+                if response.HasField("state"):
+                    self.sealer.close(response, request.sealed_state.match_id)
+            else:
+                response = api.apply_move(request)
         except Exception as error:
             self.observer.count("internal" if is_bug(error) else "invalid", game)
             raise
@@ -324,7 +361,7 @@ class Handlers:
                 if done and done % _YIELD_EVERY == 0:
                     tally.flush()
                     await asyncio.sleep(0)  # let health, signals and other calls in
-                _apply_item(item, results.add(), tally, call, done)
+                _apply_item(item, results.add(), tally, call, done, self.sealer)
         finally:
             tally.flush()  # the moves played count, even past a deadline or a cancel
         return _encode(response, self.config.max_message_bytes)
@@ -350,7 +387,7 @@ class Handlers:
                 item_error(_unparsable(request), out.result.error)
             else:
                 tally = Tally(self.observer)
-                _apply_item(request.item, out.result, tally, call, call.items)
+                _apply_item(request.item, out.result, tally, call, call.items, self.sealer)
                 tally.flush()
             call.items += 1
             data = out.SerializeToString()
@@ -370,14 +407,25 @@ class Handlers:
 
 
 def _apply_item(
-    item: service_pb2.ApplyMoveRequest, result: Any, tally: Tally, call: Call, index: int
+    item: service_pb2.ApplyMoveRequest,
+    result: Any,
+    tally: Tally,
+    call: Call,
+    index: int,
+    sealer: Sealer,
 ) -> None:
     """One ApplyMove inside a batch or stream: the unary answer, or its error.
-    Whatever the engine raises fails this item alone; a bug (INTERNAL) is
-    logged with its traceback, once."""
+    Whatever the engine raises (or a sealed state that does not open) fails
+    this item alone; a bug (INTERNAL) is logged with its traceback, once."""
     game = item.state.game
     try:
-        api.apply_move(item, into=result.response)
+        if sealer.open(item):
+            game = item.state.game
+            response = api.apply_move(item, into=result.response, trusted=trusted(item.state))
+            if response.HasField("state"):
+                sealer.close(response, item.sealed_state.match_id)
+        else:
+            api.apply_move(item, into=result.response)
     except Exception as error:
         result.ClearField("response")
         if item_error(error, result.error):

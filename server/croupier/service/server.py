@@ -23,7 +23,7 @@ from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
-from croupier.service import handlers
+from croupier.service import handlers, security
 from croupier.service.config import ServerConfig
 from croupier.service.metrics import metrics
 from croupier.service.observe import Observer
@@ -100,8 +100,12 @@ def build(config: ServerConfig) -> Built:
         (SERVICE_NAME, handlers.HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
     )
     address = _address(config.host, config.port)
+    credentials = security.server_credentials(config)  # None: plaintext
     try:
-        port = server.add_insecure_port(address)
+        if credentials is None:
+            port = server.add_insecure_port(address)
+        else:
+            port = server.add_secure_port(address, credentials)
     except RuntimeError as error:  # grpc's way of saying the bind failed
         raise OSError(f"cannot listen on {address}: {error}") from error
     if port == 0:  # older grpc versions report a failed bind this way
@@ -150,6 +154,8 @@ async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
         port=built.port,
         pid=os.getpid(),
         protobuf_backend=backend,
+        tls="mtls" if config.tls_client_ca else "tls" if config.tls_cert else "off",
+        sealing=built.handlers.sealer.describe(),
     )
     await stop.wait()
     _log.info("worker_stopping", pid=os.getpid(), grace_seconds=config.grace)
