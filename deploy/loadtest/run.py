@@ -1,6 +1,7 @@
 """`make loadtest`: the ghz suite against 1 and 2 workers, and its report.
 
-    .venv/bin/python deploy/loadtest/run.py [--workers 1,2] [--seconds S] [--compare-formats]
+    .venv/bin/python deploy/loadtest/run.py [--workers 1,2] [--seconds S] [--only RPC,...]
+                                            [--compare-formats]
 
 Steps: find or install ghz; regenerate the request data from seeded playouts
 (make_data.py) and check it through the engine; then for each worker count
@@ -105,6 +106,13 @@ def _parser() -> argparse.ArgumentParser:
         help="seconds per case (env LOADTEST_SECONDS; default: share "
         f"{BUDGET_PER_PASS:g} s per worker count, {MIN_SECONDS:g}-{MAX_SECONDS:g} s each)",
     )
+    parser.add_argument(
+        "--only",
+        type=lambda text: [rpc for rpc in text.split(",") if rpc],
+        default=[],
+        help="run only these RPCs' cases, comma-separated (e.g. ApplyMove); "
+        "Health/Check always runs",
+    )
     parser.add_argument("--seed", type=int, default=make_data.DEFAULT_SEED, help="data seed")
     parser.add_argument(
         "--compare-formats",
@@ -143,6 +151,8 @@ class _Runner:
             available = server.probe_rpcs(srv.target, item)
             p.unavailable = {rpc: why for rpc, why in available.items() if why}
             cases = suite.cases(self.manifest, DATA, available)
+            if self.args.only:
+                cases = suite.only(cases, self.args.only)
             if self.args.compare_formats:
                 cases.insert(3, suite.json_case(self.manifest, DATA, first_game))
             runs = suite.schedule(cases)

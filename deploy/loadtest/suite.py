@@ -9,6 +9,7 @@ per worker, and enough concurrent calls to keep every worker busy.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -104,6 +105,13 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
                 )
             )
     return suite
+
+
+def only(cases: list[Case], rpcs: Sequence[str]) -> list[Case]:
+    """The cases of the RPCs named in `rpcs` (every game's, every variant),
+    and always the Health/Check baseline, which every ratio is taken against:
+    e.g. `only(cases, ["ApplyMove"])` re-measures goal (a) in a few minutes."""
+    return [c for c in cases if c.rpc == BASELINE or c.rpc in rpcs]
 
 
 # The variant of ApplyMove that asks for the next legal moves (ApplyMoveNext data).

@@ -113,6 +113,10 @@ def test_the_crowded_table_is_a_goal_case_run_first_and_last_and_quoted_per_game
     runs = suite.schedule(cases)
     assert [n for c, n in runs if c == crowded[0]] == [1, 2]
     assert runs[0][0].rpc == runs[-1][0].rpc == suite.BASELINE
+    # --only ApplyMove: the baseline and every ApplyMove case, crowded included.
+    kept = suite.only(cases, ["ApplyMove"])
+    assert {c.rpc for c in kept} == {suite.BASELINE, "ApplyMove"}
+    assert crowded[0] in kept and len(kept) == 1 + 2 * len(games) + 1  # plain, one-call
 
     # Goal (a) quotes every game's ApplyMove, and the crowded table, against
     # Health/Check of the same pass.
