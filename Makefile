@@ -4,19 +4,30 @@ VENV := .venv
 BIN := $(VENV)/bin
 PROTOS := $(wildcard proto/croupier/v1/*.proto)
 STAMP := .proto-stamp
-HOST ?= 127.0.0.1
-PORT ?= 50051
+# Where `make run` serves and `make demo` plays: `make run PORT=50052`, or
+# CROUPIER_HOST / CROUPIER_PORT in the environment (the make line wins).
+HOST ?= $(or $(CROUPIER_HOST),127.0.0.1)
+PORT ?= $(or $(CROUPIER_PORT),50051)
+TARGET ?= $(HOST):$(PORT)
 
 .PHONY: run test lint proto bench demo golden clean
 
-$(BIN)/.installed: pyproject.toml
+# `make run` installs only what serving needs: the package and its runtime
+# dependencies, and grpcio-tools (pinned in the dev extra) for the stubs.
+# Every other target adds the dev tools (DEV), once.
+GRPC_TOOLS := $(shell grep -o 'grpcio-tools==[0-9.]*' pyproject.toml)
+$(BIN)/.serve-installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[dev]'
+	$(BIN)/pip install --quiet --disable-pip-version-check -e . '$(GRPC_TOOLS)'
+	touch $@
+
+DEV := $(BIN)/.installed
+$(DEV): pyproject.toml $(BIN)/.serve-installed
+	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
 	touch $@
 
 # Stubs are generated, never edited: server/croupier/v1/*_pb2*.py are ignored by git.
-$(STAMP): $(PROTOS) $(BIN)/.installed
+$(STAMP): $(PROTOS) $(BIN)/.serve-installed
 	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=server --pyi_out=server \
 		--grpc_python_out=server $(PROTOS)
 	touch $@
@@ -31,17 +42,17 @@ run: $(STAMP)
 # packages: naming the module validate would import the 101 package before
 # coverage starts in the xdist workers and under-report the engine.
 COVERAGE := --cov=croupier.engine --cov=croupier.games.hundred_and_one --cov-report=term
-test: $(STAMP) lint
+test: $(STAMP) $(DEV) lint
 	$(BIN)/python -m pytest -n 2 $(COVERAGE)
 
-lint: $(STAMP)
+lint: $(STAMP) $(DEV)
 	$(BIN)/buf lint
 	$(BIN)/ruff check server clients tests deploy
 	$(BIN)/ruff format --check server clients tests deploy
 	$(BIN)/mypy
 
 # The bench extra (RLCard, to compare with) goes into the same venv, once.
-$(BIN)/.bench-installed: pyproject.toml $(BIN)/.installed
+$(BIN)/.bench-installed: pyproject.toml $(DEV)
 	$(BIN)/pip install --quiet -e '.[dev,bench]'
 	touch $@
 
@@ -50,27 +61,31 @@ bench: $(STAMP) $(BIN)/.bench-installed
 	$(BIN)/python -m croupier.bench $(BENCH_ARGS)
 
 # Golden playthroughs are generated, never edited (tests/golden/playthrough.py).
-golden: $(STAMP)
+golden: $(STAMP) $(DEV)
 	$(BIN)/python tests/golden/playthrough.py
 
 demo: $(STAMP)
-	$(BIN)/croupier demo --game hundred_and_one --preset hd --seed 7
+	$(BIN)/croupier demo --target $(TARGET) --game hundred_and_one --preset hd --seed 7
 
+# Everything generated or installed goes; reports/ (what runs wrote) stays.
 clean:
-	rm -rf $(VENV) $(STAMP) server/croupier/v1/*_pb2*.py server/croupier/v1/*_pb2*.pyi
+	rm -rf $(VENV) $(STAMP) server/croupier/v1/*_pb2*.py server/croupier/v1/*_pb2*.pyi \
+		*.egg-info server/*.egg-info clients/python/*.egg-info build dist \
+		.pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +
 
 # Load test with ghz (installed by `go install` when missing) against 1 and 2
 # workers; data regenerated from seeded playouts; report in reports/loadtest/.
 # See deploy/loadtest/README.md. E.g. LOADTEST_ARGS="--seconds 3 --workers 2".
 LOADTEST_ARGS ?=
 .PHONY: loadtest
-loadtest: $(STAMP)
+loadtest: $(STAMP) $(DEV)
 	$(BIN)/python deploy/loadtest/run.py $(LOADTEST_ARGS)
 
 # The conformance suite and the property tests with the large, random
 # Hypothesis profile (tests/conftest.py) instead of CI's small fixed one.
 .PHONY: fuzz-rules
-fuzz-rules: $(STAMP)
+fuzz-rules: $(STAMP) $(DEV)
 	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n 2 tests/conformance tests/properties
 
 # Structure-aware fuzzing of every RPC and every registered game: mutated real
@@ -81,7 +96,7 @@ FUZZ_INPUTS ?= 100000
 FUZZ_SEED ?= 1
 FUZZ_ARGS ?=
 .PHONY: fuzz
-fuzz: $(STAMP)
+fuzz: $(STAMP) $(DEV)
 	PYTHONPATH=deploy/fuzz $(BIN)/python -m croupier_fuzz --inputs $(FUZZ_INPUTS) \
 		--seed $(FUZZ_SEED) $(FUZZ_ARGS)
 
@@ -91,7 +106,7 @@ fuzz: $(STAMP)
 # not part of `make test`. E.g. make chaos CHAOS_ARGS="--only sigterm".
 CHAOS_ARGS ?=
 .PHONY: chaos
-chaos: $(STAMP)
+chaos: $(STAMP) $(DEV)
 	$(BIN)/python deploy/chaos/run.py --report reports/chaos/REPORT.md $(CHAOS_ARGS)
 
 # Croupier behind haproxy (the Debian package, installed here when missing):
