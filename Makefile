@@ -14,16 +14,23 @@ TARGET ?= $(HOST):$(PORT)
 
 # `make run` installs only what serving needs: the package and its runtime
 # dependencies, and grpcio-tools (pinned in the dev extra) for the stubs.
-# Every other target adds the dev tools (DEV), once.
+# Every other target adds the dev tools (DEV), once. When the system Python
+# has a pip that can install into another environment (pip >= 22.3), the
+# venv gets no pip of its own (seconds saved); no bytecode is compiled at
+# install time (Python compiles what it imports).
 GRPC_TOOLS := $(shell grep -o 'grpcio-tools==[0-9.]*' pyproject.toml)
+PIP_FLAGS := --quiet --no-compile --disable-pip-version-check
+pip_install = if [ -x $(BIN)/pip ]; then $(BIN)/pip install $(PIP_FLAGS) $(1); \
+	else $(PYTHON) -m pip --python $(BIN)/python install $(PIP_FLAGS) $(1); fi
 $(BIN)/.serve-installed: pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install --quiet --disable-pip-version-check -e . '$(GRPC_TOOLS)'
+	if $(PYTHON) -m pip --python $(PYTHON) --version >/dev/null 2>&1; then \
+		$(PYTHON) -m venv --without-pip $(VENV); else $(PYTHON) -m venv $(VENV); fi
+	$(call pip_install,-e . '$(GRPC_TOOLS)')
 	touch $@
 
 DEV := $(BIN)/.installed
 $(DEV): pyproject.toml $(BIN)/.serve-installed
-	$(BIN)/pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(call pip_install,-e '.[dev]')
 	touch $@
 
 # Stubs are generated, never edited: server/croupier/v1/*_pb2*.py are ignored by git.
@@ -53,7 +60,7 @@ lint: $(STAMP) $(DEV)
 
 # The bench extra (RLCard, to compare with) goes into the same venv, once.
 $(BIN)/.bench-installed: pyproject.toml $(DEV)
-	$(BIN)/pip install --quiet -e '.[dev,bench]'
+	$(call pip_install,-e '.[dev,bench]')
 	touch $@
 
 BENCH_ARGS ?=
