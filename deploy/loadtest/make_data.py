@@ -14,6 +14,8 @@ requests in groups) and ApplyMoveStream (one message per ApplyMove request).
 A new game gets its data without any change here. Scala 40 also gets
 ApplyMoveCrowded: ApplyMove on 6-seat deals with a crowded table and big hands
 (`positions.crowded_positions`; issue 8's serving goal is about them).
+ApplyMoveSealed is ApplyMove with every state sealed (issue 12): the server
+of the load test holds the same key (`seal-keys`, written beside the data).
 
 Files are what ghz reads with `--binary-file`: the messages serialized
 (deterministically) and concatenated, each preceded by its length as a varint
@@ -32,6 +34,7 @@ acting seat), every other request must succeed.
 from __future__ import annotations
 
 import argparse
+import base64
 import hashlib
 import json
 import random
@@ -59,6 +62,7 @@ from positions import (
 )
 
 from croupier.engine import api
+from croupier.service.sealing import Keyring
 from croupier.v1 import options_pb2, service_pb2
 
 DEFAULT_SEED = 101
@@ -74,11 +78,30 @@ NEW_GAME_SEEDS_PER_TABLE = 8
 # Crowded Scala 40 positions: one per 8 of the pool (128 by default), at least 16.
 CROWDED_SHARE, MIN_CROWDED = 8, 16
 
+# The sealing key of the load data (ApplyMoveSealed) and of the server under
+# test: fixed, so that the data is reproducible (the nonces are derived from
+# the seed too). A key for load data only: a server's keys are random.
+LOAD_KEY_ID = "loadtest"
+LOAD_KEY = hashlib.sha256(b"croupier load-test sealing key").digest()
+SEAL_KEYS_FILE = "seal-keys"
+
+
+def load_keyring() -> Keyring:
+    return Keyring({LOAD_KEY_ID: LOAD_KEY}, LOAD_KEY_ID)
+
+
+def seal_keys_text() -> str:
+    """The key file of the server under test (`croupier serve --seal-keys`)."""
+    encoded = base64.b64encode(LOAD_KEY).decode()
+    return f"# load test only (make_data.py)\nseal {LOAD_KEY_ID} {encoded}\n"
+
+
 # The request type of each RPC whose data is generated per game.
 REQUEST_TYPES: dict[str, type[Message]] = {
     "ApplyMove": service_pb2.ApplyMoveRequest,
     "ApplyMoveCrowded": service_pb2.ApplyMoveRequest,  # Scala 40 only
     "ApplyMoveNext": service_pb2.ApplyMoveRequest,
+    "ApplyMoveSealed": service_pb2.ApplyMoveRequest,
     "ListLegalMoves": service_pb2.ListLegalMovesRequest,
     "GetView": service_pb2.GetViewRequest,
     "NextDeal": service_pb2.NextDealRequest,
@@ -126,6 +149,9 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
     data.matches = sum(p.matches for p in played)
     data.moves = sum(p.moves for p in played)
     data.requests["ApplyMove"] = list(applies)
+    data.requests["ApplyMoveSealed"] = [
+        sealed_request(a, f"{game.name}-{i}", seed) for i, a in enumerate(applies)
+    ]
     data.requests["ApplyMoveNext"] = [
         service_pb2.ApplyMoveRequest(state=p.state, move=p.move, next_legal_moves=True)
         for p in positions
@@ -165,6 +191,30 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
         ]
         data.crowded = describe_crowded(crowded)
     return data
+
+
+def sealed_request(
+    plain: service_pb2.ApplyMoveRequest, match_id: str, seed: int
+) -> service_pb2.ApplyMoveRequest:
+    """`plain` with its state sealed under the load key for `match_id`, as a
+    server would have answered it (a nonce derived from the seed and match id,
+    so that the files are reproducible).
+
+    ghz runs its data through Go's text/template when it holds "{{", binary
+    data too, and fails on what random bytes then hold: the nonce is drawn
+    again until the request's bytes (with their length prefix) hold no "{{"
+    and do not end with "{" (about one blob in 30 of the largest states)."""
+    keyring = load_keyring()
+    state = plain.state.SerializeToString()
+    for attempt in range(1000):
+        nonce = hashlib.sha256(f"{seed}/{match_id}/{attempt}".encode()).digest()[:12]
+        request = service_pb2.ApplyMoveRequest(move=plain.move)
+        request.sealed_state.match_id = match_id
+        request.sealed_state.blob = keyring.seal(state, match_id, nonce=nonce)
+        framed = encode_delimited([request])
+        if b"{{" not in framed and not framed.endswith(b"{"):
+            return request
+    raise AssertionError("no nonce gave ghz-safe bytes in 1000 attempts")
 
 
 def describe_crowded(positions: Sequence[Position]) -> dict[str, Any]:
@@ -280,6 +330,8 @@ def write(games: list[GameData], out: Path, seed: int) -> dict:
         }
         if data.crowded:
             manifest["games"][data.game]["crowded"] = data.crowded
+    (out / SEAL_KEYS_FILE).write_text(seal_keys_text())
+    manifest["seal_keys"] = SEAL_KEYS_FILE
     (out / "manifest.json").write_text(json.dumps(manifest, indent=2, sort_keys=True) + "\n")
     return manifest
 
@@ -323,6 +375,17 @@ def check_game(requests: Mapping[str, Sequence[Any]]) -> list[str]:
         if not is_crowded(r.state):
             fail("ApplyMoveCrowded", i, "not a crowded 6-seat Scala 40 deal in progress")
         _check_apply(r, lambda what, i=i: fail("ApplyMoveCrowded", i, what))
+    keyring = load_keyring()
+    for i, r in enumerate(requests.get("ApplyMoveSealed", [])):
+        # Opened here and checked in the clear, with full validation.
+        try:
+            state = keyring.open(r.sealed_state.blob, r.sealed_state.match_id)
+        except Exception as error:  # noqa: BLE001 - a finding
+            fail("ApplyMoveSealed", i, f"does not open: {error}")
+            continue
+        opened = service_pb2.ApplyMoveRequest(move=r.move)
+        opened.state.ParseFromString(state)
+        _check_apply(opened, lambda what, i=i: fail("ApplyMoveSealed", i, what))
     for i, r in enumerate(requests.get("ApplyMoveNext", [])):
         if not r.next_legal_moves:
             fail("ApplyMoveNext", i, "does not ask for the next legal moves")

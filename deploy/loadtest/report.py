@@ -6,7 +6,10 @@ Goals (issue 3):
     6-seat table (issue 8);
 (b) moves/s per server core through ApplyMoveStream or ApplyMoveBatch >= 10 x
     unary ApplyMove's;
-(c) server CPU us per call does not grow from 1 to 2 workers.
+(c) server CPU us per call does not grow from 1 to 2 workers;
+(sealed) unary ApplyMove on sealed states calls/s per server core >= 0.90 x
+    Health/Check's, for every game (issue 12: a sealed state is not
+    validated again), quoted beside the plain ApplyMove.
 Beside the goals (issue 6): a harness's server CPU per move over one call per
 move (ApplyMove with next_legal_moves) and over two (ApplyMove, then
 ListLegalMoves).
@@ -21,10 +24,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from results import Result, combine, spread
-from suite import BASELINE, CROWDED, ONE_CALL, Case
+from suite import BASELINE, CROWDED, ONE_CALL, SEALED, Case
 
 GOAL_A = 0.80
 GOAL_B = 10.0
+GOAL_SEALED = 0.90
 # A growth of CPU per call smaller than this (or than the run-to-run spread of
 # the baseline, if larger) is within the noise of a shared 2-core machine.
 MIN_NOISE = 0.05
@@ -109,6 +113,7 @@ def render(passes: Sequence[Pass], header: Sequence[str]) -> str:
         )
     lines += ["", "## Goals", ""]
     lines += goal_a(passes) + [""] + goal_b(passes) + [""] + goal_c(passes) + [""]
+    lines += goal_sealed(passes) + [""]
     lines += one_call_per_move(passes) + [""]
     for p in passes:
         lines += table(p) + [""]
@@ -197,6 +202,40 @@ def goal_a(passes: Sequence[Pass]) -> list[str]:
                     f"- {p.workers}w, {where}: {ratio:.2f} × ({_n(r.calls_per_core)} vs "
                     f"{_n(base)} calls/s per core): {_verdict(met, ratio / GOAL_A - 1)}."
                 )
+    return out + ["", _overall(verdicts)]
+
+
+def goal_sealed(passes: Sequence[Pass]) -> list[str]:
+    """ApplyMove on sealed states per core against Health/Check, beside the
+    plain ApplyMove on the same positions."""
+    out = [
+        f"**(sealed) Unary ApplyMove on sealed states calls/s per server core ≥ "
+        f"{GOAL_SEALED:.2f} × Health/Check's, for every game (issue 12), beside the plain "
+        "ApplyMove on the same positions.**",
+        "",
+    ]
+    verdicts = []
+    for p in passes:
+        base = p.baseline_per_core()
+        for game in p.games():
+            sealed, plain = p.find("ApplyMove", game, SEALED), p.find("ApplyMove", game)
+            if sealed is None or math.isnan(base):
+                why = p.unavailable.get("sealed states", "no result (see the table)")
+                out.append(f"- {p.workers}w, {game}: not evaluated ({why}).")
+                continue
+            ratio = sealed.calls_per_core / base
+            met = ratio >= GOAL_SEALED
+            verdicts.append(met)
+            beside = (
+                f"; plain {plain.calls_per_core / base:.2f} × ({_n(plain.calls_per_core)}); "
+                f"sealed ÷ plain {sealed.calls_per_core / plain.calls_per_core:.2f}"
+                if plain is not None
+                else ""
+            )
+            out.append(
+                f"- {p.workers}w, {game}: sealed {ratio:.2f} × ({_n(sealed.calls_per_core)} vs "
+                f"{_n(base)} calls/s per core){beside}: {_verdict(met, ratio / GOAL_SEALED - 1)}."
+            )
     return out + ["", _overall(verdicts)]
 
 

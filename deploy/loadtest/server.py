@@ -14,6 +14,7 @@ import signal
 import socket
 import subprocess
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO
@@ -71,12 +72,15 @@ class Server:
         return len(procstat.tree_pids(self.pid))
 
 
-def start(croupier: Path, workers: int, flags: set[str], log_path: Path) -> Server:
+def start(
+    croupier: Path, workers: int, flags: set[str], log_path: Path, extra: Sequence[str] = ()
+) -> Server:
     """Start `croupier serve` on a free loopback port with `workers` worker
-    processes (when the server knows --workers) and wait until it answers
-    health SERVING. Raises RuntimeError (with the log's tail) when it does not."""
+    processes (when the server knows --workers), and the `extra` flags, and
+    wait until it answers health SERVING. Raises RuntimeError (with the log's
+    tail) when it does not."""
     port = free_port()
-    argv = [str(croupier), "serve", "--host", HOST, "--port", str(port)]
+    argv = [str(croupier), "serve", "--host", HOST, "--port", str(port), *extra]
     if "--workers" in flags:
         argv += ["--workers", str(workers)]
     else:

@@ -80,6 +80,11 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
                     variant=CROWDED,
                 )
             )
+        if "ApplyMoveSealed" in files and not available.get(SEALED_STATES):
+            # Issue 12: the same positions sealed; the server skips re-validation.
+            suite.append(
+                Case("ApplyMove", game, binary("ApplyMoveSealed"), moves_per_call=1, variant=SEALED)
+            )
         suite += [
             # One call per move: the answer carries the next legal moves, so a
             # harness needs no ListLegalMoves (the two-call path) after it.
@@ -118,16 +123,21 @@ def only(cases: list[Case], rpcs: Sequence[str]) -> list[Case]:
 ONE_CALL = "next legal moves"
 # The variant of ApplyMove on crowded 6-seat Scala 40 deals (ApplyMoveCrowded data).
 CROWDED = "6 seats, crowded table"
+# The variant of ApplyMove on sealed states (ApplyMoveSealed data), and the
+# `available` entry that says why a server cannot run it (no --seal-keys).
+SEALED = "sealed state"
+SEALED_STATES = "sealed states"
 
 # Cases measured twice, first and last in the pass: the goals rest on them, so
 # they get twice the time, and the spread of the two runs shows the noise.
 REPEATED = (BASELINE, "ApplyMove")
-REPEATED_VARIANTS = ("", CROWDED)
+REPEATED_VARIANTS = ("", CROWDED, SEALED)
 
 
 def schedule(cases: list[Case]) -> list[tuple[Case, int]]:
     """The order of the runs of a pass, as (case, repeat number): the baseline
-    and ApplyMove (every game's, and Scala 40's crowded table) open and close
+    and ApplyMove (every game's, on sealed states too, and Scala 40's crowded
+    table) open and close
     it (in mirrored order), the rest in between."""
     first = [c for c in cases if c.rpc in REPEATED and c.variant in REPEATED_VARIANTS]
     rest = [c for c in cases if c not in first]

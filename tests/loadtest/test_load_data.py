@@ -137,3 +137,55 @@ def test_the_crowded_table_is_a_goal_case_run_first_and_last_and_quoted_per_game
     assert line.startswith(
         "- 1w, scala40, 6 seats, crowded table: 0.70 × (700 vs 1,000 calls/s per core): **not met**"
     )
+
+
+def test_the_sealed_data_opens_to_the_apply_move_positions_and_is_safe_for_ghz(
+    games: list[make_data.GameData],
+) -> None:
+    """ApplyMoveSealed is ApplyMove with each state sealed under the load
+    key (each position its own match id); no request holds "{{", which ghz
+    would run through its template engine."""
+    keyring = make_data.load_keyring()
+    for game in games:
+        plain, sealed = game.requests["ApplyMove"], game.requests["ApplyMoveSealed"]
+        assert len(sealed) == len(plain)
+        for p, s in zip(plain, sealed, strict=True):
+            assert not s.HasField("state") and s.move == p.move
+            opened = keyring.open(s.sealed_state.blob, s.sealed_state.match_id)
+            assert opened == p.state.SerializeToString()
+            assert b"{{" not in make_data.encode_delimited([s])
+    # A blob that does not open is reported by the check.
+    broken = type(sealed[0])()
+    broken.CopyFrom(sealed[0])
+    broken.sealed_state.match_id = "another match"
+    (problem,) = make_data.check_game({"ApplyMoveSealed": [broken]})
+    assert problem.startswith("ApplyMoveSealed[0]: does not open")
+
+
+def test_the_sealed_case_runs_first_and_last_and_is_quoted_beside_the_plain_one(
+    games: list[make_data.GameData], tmp_path: Path
+) -> None:
+    manifest = make_data.write(games, tmp_path, seed=1)
+    assert (tmp_path / manifest["seal_keys"]).read_text().count("seal loadtest ") == 1
+    cases = suite.cases(manifest, tmp_path, {})
+    sealed = [c for c in cases if c.variant == suite.SEALED]
+    assert sorted(c.game for c in sealed) == sorted(g.game for g in games)
+    runs = suite.schedule(cases)
+    assert all([n for c, n in runs if c == case] == [1, 2] for case in sealed)
+    # A server without --seal-keys: no sealed case.
+    unsealed = suite.cases(manifest, tmp_path, {suite.SEALED_STATES: "no --seal-keys"})
+    assert not [c for c in unsealed if c.variant == suite.SEALED]
+
+    def run(case: suite.Case, ok: int) -> results.Result:
+        return results.Result(case, 1, ok, 0, 1.0, {}, 1.0, 0.5, 1.0, 1.5, {"OK": ok})
+
+    baseline = next(c for c in cases if c.rpc == suite.BASELINE)
+    plain = [c for c in cases if c.rpc == "ApplyMove" and not c.variant]
+    p = report.Pass(1, results=[run(baseline, 1000), *(run(c, 800) for c in plain)])
+    p.results += [run(c, 920) for c in sealed]
+    lines = report.goal_sealed([p])
+    assert (
+        "- 1w, sto: sealed 0.92 × (920 vs 1,000 calls/s per core); plain 0.80 × (800); "
+        "sealed ÷ plain 1.15: **met**, 2% above the target." in lines
+    )
+    assert lines[-1] == "Overall: **met**."
