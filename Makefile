@@ -17,7 +17,9 @@ TARGET ?= $(HOST):$(PORT)
 # Every other target adds the dev tools (DEV), once. When the system Python
 # has a pip that can install into another environment (pip >= 22.3), the
 # venv gets no pip of its own (seconds saved); no bytecode is compiled at
-# install time (Python compiles what it imports).
+# install time (Python compiles what it imports); setuptools (which
+# grpcio-tools needs anyway) is installed first, so that the package builds
+# in the venv instead of a throwaway build environment.
 GRPC_TOOLS := $(shell grep -o 'grpcio-tools==[0-9.]*' pyproject.toml)
 PIP_FLAGS := --quiet --no-compile --disable-pip-version-check
 pip_install = if [ -x $(BIN)/pip ]; then $(BIN)/pip install $(PIP_FLAGS) $(1); \
@@ -25,12 +27,13 @@ pip_install = if [ -x $(BIN)/pip ]; then $(BIN)/pip install $(PIP_FLAGS) $(1); \
 $(BIN)/.serve-installed: pyproject.toml
 	if $(PYTHON) -m pip --python $(PYTHON) --version >/dev/null 2>&1; then \
 		$(PYTHON) -m venv --without-pip $(VENV); else $(PYTHON) -m venv $(VENV); fi
-	$(call pip_install,-e . '$(GRPC_TOOLS)')
+	$(call pip_install,'$(GRPC_TOOLS)' 'setuptools>=77')
+	$(call pip_install,--no-build-isolation -e .)
 	touch $@
 
 DEV := $(BIN)/.installed
 $(DEV): pyproject.toml $(BIN)/.serve-installed
-	$(call pip_install,-e '.[dev]')
+	$(call pip_install,--no-build-isolation -e '.[dev]')
 	touch $@
 
 # Stubs are generated, never edited: server/croupier/v1/*_pb2*.py are ignored by git.
@@ -60,7 +63,7 @@ lint: $(STAMP) $(DEV)
 
 # The bench extra (RLCard, to compare with) goes into the same venv, once.
 $(BIN)/.bench-installed: pyproject.toml $(DEV)
-	$(call pip_install,-e '.[dev,bench]')
+	$(call pip_install,--no-build-isolation -e '.[dev,bench]')
 	touch $@
 
 BENCH_ARGS ?=
