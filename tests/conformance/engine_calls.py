@@ -13,6 +13,11 @@ game:
 and keeps the game record (the NewGame request, then each move or next deal
 with the bytes of the state it produced) for the replay check.
 
+With `checking` off (the unchecked stretches of a long match, suite.py
+CHECKED_MOVES_PER_DEAL) the playout's calls take the plain trusted path and
+the record stops, so that replay covers the match up to the first unchecked
+move.
+
 The calls a playout makes take the full path a state from outside takes
 (`trusted=False`). The probes the suite makes many times per position
 (`probe`: validate-only moves) take the trusted path: the same position was
@@ -77,6 +82,11 @@ class CheckedEngine:
 
     def __init__(self) -> None:
         self.record = Record()
+        # Off: the playout's calls take the plain trusted path, unchecked and
+        # unrecorded (suite.py, CHECKED_MOVES_PER_DEAL); the suite's own
+        # questions are checked either way.
+        self.checking = True
+        self.recording = True
         self._probe_state: game_pb2.GameState | None = None
         self._probe_request = service_pb2.ApplyMoveRequest()
         self._probe_bytes = b""
@@ -111,6 +121,8 @@ class CheckedEngine:
 
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]:
         request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
+        if not self.checking:
+            return list(api.list_legal_moves(request, trusted=True).moves)
         return list(unchanged(api.list_legal_moves, request).moves)
 
     def apply(
@@ -121,6 +133,14 @@ class CheckedEngine:
         *,
         next_legal_moves: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
+        if not self.checking:
+            # The record stops here: replay covers the checked start of the match.
+            self.recording = False
+            request = service_pb2.ApplyMoveRequest(
+                state=state, move=move, validate_only=validate_only,
+                next_legal_moves=next_legal_moves,
+            )  # fmt: skip
+            return api.apply_move(request, trusted=True)
         request = service_pb2.ApplyMoveRequest(
             state=state,
             move=move,
@@ -131,14 +151,16 @@ class CheckedEngine:
         response = unchanged(api.apply_move, request)
         if response.accepted and not validate_only:
             valid(response.state, f"ApplyMove of seat {move.seat}")
-            self.record.steps.append((move, serialized(response.state)))
+            if self.recording:
+                self.record.steps.append((move, serialized(response.state)))
         return response
 
     def next_deal(self, state: game_pb2.GameState) -> service_pb2.NextDealResponse:
         request = service_pb2.NextDealRequest(state=state, seat_events=True)
         response = unchanged(api.next_deal, request)
         valid(response.state, "NextDeal")
-        self.record.steps.append((None, serialized(response.state)))
+        if self.recording:
+            self.record.steps.append((None, serialized(response.state)))
         return response
 
     # -- the suite's own questions ---------------------------------------------

@@ -22,11 +22,11 @@ matters to a red or green situation.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import pytest
 
-from croupier.engine import api, registry
+from croupier.engine import api
 from croupier.engine.uno_cards import (
     BLACK_CARDS,
     COLOUR_OF,
@@ -374,18 +374,6 @@ def reason_name(rejection: game_pb2.Rejection) -> str:
 
 
 BLACK = {text_of(v) for v in BLACK_CARDS}
-
-
-@pytest.fixture(autouse=True)
-def registered() -> Iterator[None]:
-    """UNO in the registry for these tests (it is not yet an entry point)."""
-    was = registry.find(NAME)
-    registry.register(GAME)
-    try:
-        yield
-    finally:
-        if was is None:
-            registry.unregister(NAME)
 
 
 @pytest.fixture

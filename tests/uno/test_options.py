@@ -6,11 +6,12 @@ from __future__ import annotations
 
 import ast
 import re
+from importlib.metadata import entry_points
 from pathlib import Path
 
 import pytest
 
-from croupier.engine import api
+from croupier.engine import api, registry
 from croupier.engine.errors import InvalidInput
 from croupier.engine.uno_cards import parse_uno_card
 from croupier.games.uno import GAME, legal
@@ -37,6 +38,12 @@ def new_game(options=None, preset="", seats=4):
 
 
 # -- the catalogue and the rules it cites ------------------------------------------------------
+
+
+def test_uno_is_registered_by_its_entry_point():
+    (point,) = [p for p in entry_points(group=registry.ENTRY_POINT_GROUP) if p.name == "uno"]
+    assert point.value == "croupier.games.uno:GAME"
+    assert point.load() is GAME and registry.find("uno") is GAME
 
 
 def test_list_games_shows_uno_with_both_presets_and_every_option():
