@@ -73,6 +73,16 @@ class Match:
         return HERE / f"{self.name}{SUFFIX}"
 
 
+# Every UNO house rule but H13 and H17, as §2.12 allows them together (H15's
+# H2O bonus, so PENALTY_LIMIT scoring; H5 on black cards).
+UNO_HOUSE_RULES = {
+    "jump_in": True, "jump_in_own_card": True, "seven_zero": True, "stacking": True,
+    "stack_mixed": True, "swap_on_five": True, "uno_in_centre": True, "colour_rotation": True,
+    "blank_cards_in_deck": True, "plus_ten": True, "reverse_bounce": True,
+    "zero_worth_50": True, "politeness_ready": True, "silent_trigger": "BLACK",
+    "h2o_finish_bonus": True,
+}  # fmt: skip
+
 # The chosen matches. Seat counts differ per preset so that the goldens cover
 # 3 to 6 seats; options are the presets' own, so each file is a real game of
 # its version. Seeds were picked (among 101-200) for matches that show every
@@ -98,6 +108,17 @@ MATCHES = (
     Match(
         "hundred_and_one", "ru", 3, 134, {"six_cover_by": "NEXT", "transfer_6_7": True}, "variant"
     ),
+    # UNO: a random match to the presets' 500 points runs to 12,000 moves, so
+    # the goldens play to a low target (seeds picked among 101-200 by their
+    # length and events). Seed: one deal with a guilty and an innocent
+    # challenge and a missed "UNO!". Mattel: two deals with challenges, two
+    # catches and late calls. House rules (every one but H13's seven rounds,
+    # which keep a deal going for thousands of moves, and H17): jump-ins, the
+    # 0 and 7 exchanges, H6 swaps, H5 silences, H8 slaps, H11 bounces, H16
+    # readies, a catch, to a penalty limit of 30.
+    Match("uno", "seed", 4, 104, {"target": 30}),
+    Match("uno", "mattel", 3, 170, {"target": 60}),
+    Match("uno", "seed", 4, 144, {**UNO_HOUSE_RULES, "limit": 30}, "house-rules"),
 )
 
 

@@ -69,6 +69,24 @@ def test_c_uno_3_the_jump_in_window_opens_on_public_facts_and_side_actions_keep_
     assert not s.uno.jump_in_open
 
 
+@pytest.mark.parametrize(
+    ("card", "options", "shown"),
+    [("R2", {"jump_in": True}, True), ("R2", {}, False), ("R0", {"jump_in": True}, False)],
+)
+def test_c_uno_3_a_view_shows_the_jump_in_window_only_when_seats_may_jump_in(
+    table, card, options, shown
+):
+    """The state marks every landed card (C-UNO-3); a view says "jump-in
+    open" only as the acting seats do: under H1, on a card with a twin (a
+    golden showed it open under the seed preset, where nobody may jump in)."""
+    s = table.build(top="R4", hands={0: f"{card} …"}, options=options)
+    s = table.ok(s, table.play(0, card))
+    assert s.uno.jump_in_open
+    assert (len(table.acting(s)) > 1) == shown
+    for seat in range(4):
+        assert table.view(s, seat).uno.jump_in_open == shown
+
+
 def test_c_uno_4_the_catch_window_closes_at_a_play_draw_accept_or_challenge(table):
     opts = {"silent_trigger": "TWOS"}
     s = table.build(top="R4", hands={0: "R2 Y1", 1: "R+2 Y2 Y3"}, options=opts)

@@ -8,6 +8,7 @@ from collections import Counter
 
 from croupier.engine.uno_cards import colour_text
 from croupier.engine.uno_cards import uno_card_text as card_text
+from croupier.games.uno.rules import JUMPABLE
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -30,7 +31,10 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
         v.drawn_card = deal.drawn_card  # everyone saw a card drawn, only its owner which
     if deal.HasField("top_player"):
         v.top_player = deal.top_player
-    v.jump_in_open = deal.jump_in_open
+    # Open as the acting seats say: only under H1, and on a card one may jump in on.
+    v.jump_in_open = (
+        deal.jump_in_open and state.options.uno.jump_in and deal.discard[-1] in JUMPABLE
+    )
     if deal.HasField("uno_offender"):
         v.uno_offender = deal.uno_offender
     v.challengeable = deal.challengeable
