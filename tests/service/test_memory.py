@@ -14,9 +14,12 @@ from collections.abc import Iterator
 
 import grpc
 import pytest
-from serving import Serve, open_channel, positions
+from serving import BIG_MESSAGES, SERVICE, Serve, open_channel, positions
 
-from croupier.v1 import service_pb2, service_pb2_grpc
+from croupier.engine import api
+from croupier.engine.errors import InvalidInput
+from croupier.engine.options import Value, to_option_value
+from croupier.v1 import game_pb2, options_pb2, service_pb2, service_pb2_grpc
 
 Stub = service_pb2_grpc.CroupierServiceStub
 MARK = "memory-test-"
@@ -98,3 +101,108 @@ def test_a_worker_does_not_grow_with_megabyte_errors() -> None:
     # Each call carried a megabyte; the errors used to add ~3 MB each (a 1 MB
     # name quoted twice, kept until a full collection).
     assert peak - before < 16 * 1024, f"RSS grew by {(peak - before) // 1024} MiB"
+
+
+# An unknown field (number 999, length-delimited) of 2 MiB: parsers keep unknown
+# fields, so it lives in the request's memory as long as any part of it does.
+_BALLAST = b"\xba\x3e" + bytes([0x80, 0x80, 0x80, 0x01]) + b"u" * (2 << 20)
+
+
+def _option_values(option: options_pb2.OptionDescriptor) -> list[Value]:
+    """Values of an option, each one its catalogue allows (a few of a long range)."""
+    if option.type == options_pb2.OPTION_TYPE_BOOL:
+        return [False, True]
+    if option.type == options_pb2.OPTION_TYPE_INT:
+        if option.allowed_values:
+            return [int(v) for v in option.allowed_values]
+        return list(range(option.min_value, min(option.max_value, option.min_value + 10) + 1))
+    if option.type == options_pb2.OPTION_TYPE_ENUM:
+        return list(option.allowed_values)
+    return [(v,) for v in option.allowed_values]  # SET: each value alone
+
+
+def _states_with_new_options(per_game: int) -> list[game_pb2.GameState]:
+    """First deals of every registered game, up to `per_game` of them each
+    under an option set of its own (one option changed from the preset's), so
+    that a new worker compiles each option set for the first time."""
+    found: list[game_pb2.GameState] = []
+    for described in api.list_games(service_pb2.ListGamesRequest()).games:
+        preset = described.presets[0]
+        states: dict[bytes, game_pb2.GameState] = {}
+        for option in described.options:
+            for value in _option_values(option):
+                request = service_pb2.NewGameRequest(
+                    game=described.name, preset=preset.name, seat_count=preset.min_seats, seed=1
+                )
+                request.options.add(name=option.name, value=to_option_value(value))
+                with contextlib.suppress(InvalidInput):  # contradicts the preset
+                    state = api.new_game(request).state
+                    states[state.options.SerializeToString()] = state
+                if len(states) == per_game:
+                    break
+            if len(states) == per_game:
+                break
+        found += states.values()
+    return found
+
+
+def test_a_worker_keeps_no_part_of_a_request_after_answering() -> None:
+    """A compiled option set is cached per worker. Its rules kept the options
+    message they were compiled from: a part of the request, which keeps the
+    whole parsed request alive (upb parses a request into one arena, freed
+    when the last of its parts is). One GetView of 2 MiB per new option set
+    then kept 2 MiB until the cache was full (1,024 sets per game)."""
+    states = _states_with_new_options(per_game=6)
+    assert len(states) >= 20, "too few option sets to measure"
+    requests = [
+        service_pb2.GetViewRequest(state=state, seat=0).SerializeToString() + _BALLAST
+        for state in states
+    ]
+    with Serve("--workers", "1") as server, open_channel(server.port, *BIG_MESSAGES) as channel:
+        (worker,) = server.worker_pids()
+        get_view = channel.unary_unary(f"/{SERVICE}/GetView")
+        for _ in range(3):  # warm-up: allocator pools, grpc's buffers
+            get_view(requests[0], timeout=10)
+        before = _rss_kib(worker)
+        peak = before
+        for request in requests[1:]:
+            get_view(request, timeout=10)
+            peak = max(peak, _rss_kib(worker))
+        assert server.stop() == 0, server.log()
+    kept = (peak - before) // 1024
+    assert kept < 16, f"RSS grew by {kept} MiB over {len(requests) - 1} requests of 2 MiB"
+
+
+def test_a_worker_gives_back_what_large_requests_freed() -> None:
+    """Requests of growing sizes (to 3.5 MiB), each followed by one that
+    leaves a little behind for good (a newly compiled option set, cached).
+    glibc's malloc used to serve each large block from a heap once an earlier
+    one had been freed (its dynamic mmap threshold), below blocks still in
+    use: each freed large block stayed in the worker (service/memory.py)."""
+    states = _states_with_new_options(per_game=6)
+    known = service_pb2.GetViewRequest(state=states[0], seat=0).SerializeToString()
+    sizes = [int(0.9 * (1 << 20) * 1.06**i) for i in range(24)]  # to 3.5 MiB
+    with Serve("--workers", "1") as server, open_channel(server.port, *BIG_MESSAGES) as channel:
+        (worker,) = server.worker_pids()
+        get_view = channel.unary_unary(f"/{SERVICE}/GetView")
+        get_view(known, timeout=10)
+        before = _rss_kib(worker)
+        for size, state in zip(sizes, states[1:], strict=False):
+            ballast = b"\xba\x3e" + _varint(size) + b"u" * size
+            get_view(known + ballast, timeout=10)
+            get_view(
+                service_pb2.GetViewRequest(state=state, seat=0).SerializeToString(), timeout=10
+            )
+        after = _rss_kib(worker)
+        assert server.stop() == 0, server.log()
+    grown = (after - before) // 1024
+    print(f"RSS {before} -> {after} kB")
+    assert grown < 8, f"RSS grew by {grown} MiB over {len(sizes)} requests of 0.9-3.5 MiB"
+
+
+def _varint(value: int) -> bytes:
+    out = bytearray()
+    while value > 0x7F:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    return bytes([*out, value])

@@ -23,7 +23,7 @@ from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
-from croupier.service import handlers, security
+from croupier.service import handlers, memory, security
 from croupier.service.config import ServerConfig
 from croupier.service.metrics import metrics
 from croupier.service.observe import Observer
@@ -173,6 +173,8 @@ def _exit(code: int) -> NoReturn:
 
 def worker_main(config: ServerConfig) -> NoReturn:
     """A worker process's body: serve until SIGTERM or SIGINT, then end."""
+    # Before grpc's threads exist: they take their malloc arenas when they start.
+    memory.return_freed_memory()
 
     async def main() -> NoReturn:
         stop = asyncio.Event()

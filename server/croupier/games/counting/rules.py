@@ -144,7 +144,9 @@ def compile_rules(game: str, options: object) -> Rules:
     key = (game, options.SerializeToString())  # type: ignore[attr-defined]
     rules = _compiled.get(key)
     if rules is None:
-        if len(_compiled) >= 1024:
+        # Few option sets are in use at once; a client choosing new ones must not
+        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
+        if len(_compiled) >= 128:
             _compiled.clear()
         rules = _compiled[key] = _COMPILERS[game](options)  # type: ignore[operator]
     return rules

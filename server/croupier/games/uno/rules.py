@@ -95,7 +95,11 @@ class Rules:
     """The options of one table, resolved into plain facts."""
 
     def __init__(self, o: pb.UnoOptions) -> None:
-        self.options = o
+        # A copy, not `o`: `o` is part of a request, and any part of a parsed
+        # request keeps all of it alive (upb parses it into one arena), while
+        # compiled rules stay cached (rules_for): 4 MiB per option set (F4).
+        self.options = pb.UnoOptions()
+        self.options.CopyFrom(o)
         self.deck = uno_deck(blank_cards=o.plus_ten)  # U18 alone is inert (§2.1)
         self.number_only_first = o.first_card_policy == pb.UNO_FIRST_CARD_POLICY_NUMBER_ONLY
         self.wild_first_chooses = o.wild_first_card == pb.UNO_WILD_FIRST_CARD_FIRST_PLAYER_CHOOSES
@@ -195,7 +199,9 @@ def rules_for(options: pb.UnoOptions) -> Rules:
     key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
-        if len(_compiled) >= 1024:
+        # Few option sets are in use at once; a client choosing new ones must not
+        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
+        if len(_compiled) >= 128:
             _compiled.clear()
         rules = _compiled[key] = Rules(options)
     return rules
