@@ -73,11 +73,15 @@ def refusal(call: Callable[[], object]) -> tuple[str, str]:
 
 def test_a_legal_move_at_move_number_2_64_minus_1_is_refused() -> None:
     state = dealt()
+    move = first_legal(state)
     state.move_number = UINT64_MAX
-    assert refusal(lambda: apply(state, first_legal(state))) == (
+    assert refusal(lambda: apply(state, move)) == (
         "state.move_number",
         "is at its maximum: no further move can be counted",
     )
+    # None is offered there either (fuzz F2, F12): the state is valid, and final.
+    request = service_pb2.ListLegalMovesRequest(state=state, seat=state.acting_seats[0])
+    assert not api.list_legal_moves(request).moves
 
 
 def test_the_last_countable_move_is_counted() -> None:

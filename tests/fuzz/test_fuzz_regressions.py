@@ -73,6 +73,9 @@ FINDINGS = [
         "DefaultMove",
         ("INVALID_ARGUMENT", "OK"),
     ),
+    # F12 (F2's fix refused the deal in progress at 2^64-1 that the last
+    # countable move answers): that state is valid, and moves no further.
+    Finding("apply_move_to_move_number_max", "ApplyMove", ("OK",)),
     # F7, fixed by 2421bb2 (engine/melds.py: an identity outside the 52 suited
     # cards is a MeldError, which Scala 40's check refuses as INVALID_ARGUMENT).
     Finding(

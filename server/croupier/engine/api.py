@@ -184,11 +184,9 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
     if state.match.phase not in _MATCH_PHASES:
         raise InvalidInput(f"{path}.match.phase", "must be set")
-    if state.move_number == UINT64_MAX and state.match.phase == _IN_PROGRESS:
-        # No move could be counted: a deal in progress here is no game.
-        raise InvalidInput(
-            f"{path}.move_number", "is at its maximum: no further move can be counted"
-        )
+    # A deal in progress at move_number 2^64-1 is valid (the last countable
+    # move answers it), but no further move can be counted there: ApplyMove
+    # and DefaultMove refuse one and no move is listed (fuzz F2, F12).
     _check_match(state, path)
     if any(seat.team for seat in state.seats):
         _check_teams(state, path)
@@ -429,7 +427,7 @@ def apply_move_on(
     response.events.extend(events)
     if seat_events:
         fill_seat_events(response.seat_events, events, len(after.seats))
-    if next_legal_moves:
+    if next_legal_moves and after.move_number != UINT64_MAX:  # no move listed there
         # One parse of cached bytes instead of a message per move (move_codec.py).
         response.MergeFromString(codec.seat_moves_bytes(after, acting))
     return response
@@ -465,7 +463,7 @@ def list_legal_moves(
     game = _trusted_game(state) if trusted else check_state(state)
     _check_seat(state, request.seat, "seat")
     response = service_pb2.ListLegalMovesResponse()
-    if request.seat in acting_seats(state):
+    if request.seat in acting_seats(state) and state.move_number != UINT64_MAX:
         encoded = codec_of(game).legal_moves_bytes(state, request.seat, LIST_LEGAL_MOVES_TAG)
         response.MergeFromString(encoded)
     return response
@@ -480,6 +478,8 @@ def default_move(request: service_pb2.DefaultMoveRequest) -> service_pb2.Default
         raise FailedPrecondition("the deal is over: no seat has a move to default")
     if request.seat not in acting_seats(state):
         raise InvalidInput("seat", f"seat {request.seat} may not act now")
+    if state.move_number == UINT64_MAX:
+        raise InvalidInput("state.move_number", "is at its maximum: no further move can be counted")
     move = game.default_move(state, request.seat)
     response = service_pb2.DefaultMoveResponse()
     response.move.move.CopyFrom(move)
