@@ -229,8 +229,8 @@ def _simpler(m: Mutation) -> list[Mutation]:
         value, count = m.arg
         smaller = [c for c in (1, 2, 10, 100, 1_000, 10_000, 100_000) if c < count]
         return [replace(m, arg=(value, c)) for c in smaller]
-    if m.op == "set" and isinstance(m.arg, str) and len(m.arg) > 1:
-        return [replace(m, arg=m.arg[: len(m.arg) // 2]), replace(m, arg="")]
+    if m.op == "set" and isinstance(m.arg, str | bytes) and len(m.arg) > 1:
+        return [replace(m, arg=m.arg[: len(m.arg) // 2]), replace(m, arg=m.arg[:0])]
     return []
 
 

@@ -93,6 +93,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     command = "python -m croupier_fuzz " + shlex.join(argv if argv is not None else sys.argv[1:])
     md, js = report.write(results, args.report_dir, command)
+    for line in report.acceptance_lines(report.summary(results)["acceptance"]):
+        print(line)
     new = [sig for sig in results.findings if sig not in KNOWN]
     known = [sig for sig in results.findings if sig in KNOWN]
     print(f"report: {md} ({js})")

@@ -140,8 +140,8 @@ def path_text(path: Path) -> str:
 
 
 def _short(value: Any) -> str:
-    if isinstance(value, str) and len(value) > 40:
-        return f"{value[:12]!r}… ({len(value)} chars)"
+    if isinstance(value, str | bytes) and len(value) > 40:
+        return f"{value[:12]!r}… ({len(value)} {'chars' if isinstance(value, str) else 'bytes'})"
     return repr(value)
 
 
@@ -212,7 +212,7 @@ def _apply_one(root: Message, parent: Message, field: Any, m: Mutation, budget: 
         items = getattr(parent, name)
         kind = 1 if field.type == FD.TYPE_MESSAGE else 0
         count = min(count, budget[kind])
-        if isinstance(value, str) and value:  # a list of long strings: bound the bytes
+        if isinstance(value, str | bytes) and value:  # a list of long strings: bound the bytes
             count = min(count, max(1, MAX_ADDED_BYTES // len(value)))
         budget[kind] -= count
         if kind:
@@ -364,7 +364,7 @@ class Mutator:
             return Mutation(path, "extend", (None, pick(source, self.message_counts)))
         count = pick(source, (1, 1, 1, 1, 1, 2, 2, 3, *self.counts))
         value = self.value(source, field, None)
-        if isinstance(value, str) and value:  # as `apply` would cut it: say so
+        if isinstance(value, str | bytes) and value:  # as `apply` would cut it: say so
             count = min(count, max(1, MAX_ADDED_BYTES // len(value)))
         return Mutation(path, "extend", (value, count))
 
@@ -375,6 +375,8 @@ class Mutator:
             return not current if current is not None else bool(source.below(2))
         if kind == FD.TYPE_STRING:
             return self._string(source, current)
+        if kind == FD.TYPE_BYTES:
+            return self._bytes(source, current)
         if kind == FD.TYPE_ENUM:
             return _enum_value(source, field.enum_type)
         if kind in _SIGNED32:
@@ -405,6 +407,21 @@ class Mutator:
         if choice == len(choices):
             return "x" * length
         return "é" * (length // 2)  # two bytes a character: the byte limit, not the length
+
+    def _bytes(self, source: Source, current: Any) -> bytes:
+        """Bytes (a sealed state's blob): empty, the current ones cut or with one
+        byte changed, or filler of one of the long lengths."""
+        data = current if isinstance(current, bytes) else b""
+        choice = source.below(5)
+        if choice == 0 or not data and choice < 3:
+            return b""
+        if choice == 1:
+            return data[: source.below(len(data))]
+        if choice == 2:
+            at = source.below(len(data))
+            return data[:at] + bytes([data[at] ^ (1 + source.below(255))]) + data[at + 1 :]
+        length = pick(source, self.lengths)
+        return bytes([source.below(256)]) * (length if choice == 3 else min(length, 64))
 
 
 def _values(message: Message, path: Path) -> Any:

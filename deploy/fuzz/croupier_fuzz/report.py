@@ -38,7 +38,8 @@ def summary(results: Results) -> dict[str, Any]:
         for tallies in results.tallies.values()
         for t in tallies.values()
         for code, n in t.codes.items()
-        if code not in ALLOWED
+        # PERMISSION_DENIED answers a sealed_state (the live judge makes any other a finding).
+        if code not in ALLOWED and code != "PERMISSION_DENIED"
     )
     largest = max(
         (
@@ -48,7 +49,7 @@ def summary(results: Results) -> dict[str, Any]:
         ),
         default=(0, "", ""),
     )
-    return {
+    data = {
         "seed": results.seed,
         "corpus": results.corpus.sizes(),
         "seconds": {k: round(v, 1) for k, v in results.seconds.items()},
@@ -68,6 +69,71 @@ def summary(results: Results) -> dict[str, Any]:
             for sig, f in results.findings.items()
         ],
     }
+    data["acceptance"] = acceptance(data)
+    return data
+
+
+REFUSED_BACK = "answered state refused when sent back"
+
+
+def acceptance(data: dict[str, Any]) -> dict[str, Any]:
+    """The figures issue 7's acceptance asks of a run: answers by code,
+    INTERNAL/UNKNOWN, exceptions escaped, answered states refused when sent
+    back (conservation is the first check), the largest error and worker RSS."""
+    codes: dict[str, Counter[str]] = {}
+    inputs: dict[str, int] = {}
+    for phase, rpcs in data["phases"].items():
+        counted = codes.setdefault(phase, Counter())
+        for r in rpcs.values():
+            counted.update(r["codes"])
+        inputs[phase] = sum(r["inputs"] for r in rpcs.values())
+    live = data["live_server"] or {}
+    rss = {}
+    for pid, before in live.get("rss_before_kb", {}).items():
+        after = live["rss_after_kb"].get(pid, 0)
+        rss[pid] = {
+            "before_kb": before,
+            "after_kb": after,
+            "peak_kb": live["rss_peak_kb"].get(pid, 0),
+            "growth_percent": round((after - before) / before * 100, 1) if before else None,
+        }
+    return {
+        "inputs": inputs,
+        "seconds": data["seconds"],
+        "codes": {phase: dict(sorted(c.items())) for phase, c in codes.items()},
+        "internal_or_unknown": sum(
+            c[code] for c in codes.values() for code in ("INTERNAL", "UNKNOWN")
+        ),
+        "exceptions_escaped": sum(c["ESCAPED"] for c in codes.values()),
+        "states_refused_when_sent_back": data["problems_by_kind"].get(REFUSED_BACK, 0),
+        "largest_error_bytes": data["largest_error"]["bytes"],
+        "error_limit_bytes": ERROR_LIMIT,
+        "worker_rss": rss,
+    }
+
+
+def acceptance_lines(figures: dict[str, Any]) -> list[str]:
+    """The acceptance figures as lines of text (the report and the console)."""
+    out = []
+    for phase, n in figures["inputs"].items():
+        codes = ", ".join(f"{c} {k:,}" for c, k in figures["codes"][phase].items())
+        seconds = figures["seconds"].get(phase.split()[0])
+        took = f" in {seconds} s" if seconds is not None and phase != "live warm-up" else ""
+        out.append(f"{phase}: {n:,} inputs{took}: {codes}")
+    out += [
+        f"INTERNAL/UNKNOWN answers: {figures['internal_or_unknown']}",
+        f"exceptions escaped (in-process): {figures['exceptions_escaped']}",
+        "answered states refused when sent back (conservation first): "
+        f"{figures['states_refused_when_sent_back']}",
+        f"largest error: {figures['largest_error_bytes']:,} bytes "
+        f"(limit {figures['error_limit_bytes']:,})",
+    ]
+    for pid, r in figures["worker_rss"].items():
+        out.append(
+            f"worker {pid} RSS: {r['before_kb']:,} -> {r['after_kb']:,} kB "
+            f"({r['growth_percent']:+.1f} %), peak {r['peak_kb']:,} kB"
+        )
+    return out
 
 
 def markdown(results: Results, command: str) -> str:
@@ -84,6 +150,9 @@ def markdown(results: Results, command: str) -> str:
         + ".",
         "",
     ]
+    out += ["## Acceptance figures (issue 7)", ""]
+    out += [f"- {line}" for line in acceptance_lines(data["acceptance"])]
+    out.append("")
     if NOT_FUZZED:
         out += [f"Not fuzzed (no judge for their shape yet): {', '.join(NOT_FUZZED)}.", ""]
     for phase, rpcs in data["phases"].items():
