@@ -419,3 +419,29 @@ def test_seal_and_open_round_trip() -> None:
     assert ring.seal(b"state bytes", "m") != blob  # a fresh nonce every time
     with pytest.raises(SealRefused):
         ring.open(blob, "n")
+
+
+def test_the_python_client_plays_sealed_states_transparently(tmp_path: Path) -> None:
+    """CroupierClient sends a SealedState where it takes a state, and
+    `state_of` reads the state of an answer, sealed or not."""
+    from croupier_client import CroupierClient, state_of
+
+    keys = _keys(tmp_path, "keys", f"seal k1 {K1}")
+    with (
+        ServerThread(ServerConfig(port=0, grace=0.0, seal_keys=keys)) as port,
+        CroupierClient(f"127.0.0.1:{port}") as client,
+    ):
+        state = state_of(
+            client.new_game("hundred_and_one", seat_count=3, seed=5, seal=True, match_id="c1")
+        )
+        for _ in range(5):
+            assert isinstance(state, service_pb2.SealedState)
+            seat = state.acting_seats[0]
+            assert client.view(state, seat).seat == seat
+            move = client.legal_moves(state, seat)[0].move
+            answer = client.apply(state, move)
+            assert answer.accepted
+            state = state_of(answer)
+        assert state.move_number == 5
+        plain = state_of(client.new_game("hundred_and_one", seat_count=3, seed=5))
+        assert isinstance(plain, game_pb2.GameState)

@@ -7,7 +7,13 @@ the server's code, so it works against any Croupier replica.
 """
 
 from croupier_client.bots import Bot, RandomBot
-from croupier_client.client import CroupierClient, CroupierError, option_settings, option_value
+from croupier_client.client import (
+    CroupierClient,
+    CroupierError,
+    option_settings,
+    option_value,
+    state_of,
+)
 
 __all__ = [
     "Bot",
@@ -16,4 +22,5 @@ __all__ = [
     "RandomBot",
     "option_settings",
     "option_value",
+    "state_of",
 ]

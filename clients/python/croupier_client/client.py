@@ -35,6 +35,28 @@ OptionInput = bool | int | str | Sequence[str] | Set[str]
 
 _Response = TypeVar("_Response")
 
+# A state as a method takes it: in the clear, or as the server sealed it
+# (README, "Sealed states"); `state_of` reads either from an answer.
+State = game_pb2.GameState | service_pb2.SealedState
+
+
+def state_of(response: Any) -> State:
+    """The state of a NewGame, ApplyMove or NextDeal answer: its
+    `sealed_state` when the server sealed it, else its `state`. Pass it to
+    the next call as it is: the client sends either kind."""
+    if response.HasField("sealed_state"):
+        sealed: service_pb2.SealedState = response.sealed_state
+        return sealed
+    state: game_pb2.GameState = response.state
+    return state
+
+
+def _state_field(state: State) -> dict[str, Any]:
+    """The request field that carries `state`: `sealed_state` or `state`."""
+    if isinstance(state, service_pb2.SealedState):
+        return {"sealed_state": state}
+    return {"state": state}
+
 
 class CroupierError(Exception):
     """A call that the server (or the channel) answered with a gRPC error.
@@ -209,11 +231,15 @@ class CroupierClient:
         seed: int,
         options: Mapping[str, OptionInput] | None = None,
         seat_names: Sequence[str] = (),
+        seal: bool = False,
+        match_id: str = "",
     ) -> service_pb2.NewGameResponse:
         """Deal the first deal of a new match.
 
         `preset` empty means the game's default preset; `options` override it
-        by name (see `option_value` for the accepted Python types).
+        by name (see `option_value` for the accepted Python types). `seal`
+        asks for the state sealed, bound to `match_id` (a server with sealing
+        keys; `state_of` reads the answer's state either way).
         """
         request = service_pb2.NewGameRequest(
             game=game,
@@ -222,12 +248,14 @@ class CroupierClient:
             seat_count=seat_count,
             seat_names=list(seat_names),
             seed=seed,
+            seal=seal,
+            match_id=match_id,
         )
         return self._call("NewGame", request, service_pb2.NewGameResponse)
 
     def apply(
         self,
-        state: game_pb2.GameState,
+        state: State,
         move: game_pb2.Move,
         validate_only: bool = False,
         *,
@@ -242,7 +270,7 @@ class CroupierClient:
         per move); `seat_events` for each seat's events as it may see them.
         """
         request = service_pb2.ApplyMoveRequest(
-            state=state,
+            **_state_field(state),
             move=move,
             validate_only=validate_only,
             next_legal_moves=next_legal_moves,
@@ -250,22 +278,22 @@ class CroupierClient:
         )
         return self._call("ApplyMove", request, service_pb2.ApplyMoveResponse)
 
-    def default_move(self, state: game_pb2.GameState, seat: int) -> service_pb2.LegalMove:
+    def default_move(self, state: State, seat: int) -> service_pb2.LegalMove:
         """The move `seat` is deemed to make when its clock runs out."""
-        request = service_pb2.DefaultMoveRequest(state=state, seat=seat)
+        request = service_pb2.DefaultMoveRequest(**_state_field(state), seat=seat)
         return self._call("DefaultMove", request, service_pb2.DefaultMoveResponse).move
 
-    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[service_pb2.LegalMove]:
+    def legal_moves(self, state: State, seat: int) -> list[service_pb2.LegalMove]:
         """Every legal move of `seat`, with its notation, in the server's canonical order."""
-        request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
+        request = service_pb2.ListLegalMovesRequest(**_state_field(state), seat=seat)
         return list(self._call("ListLegalMoves", request, service_pb2.ListLegalMovesResponse).moves)
 
-    def view(self, state: game_pb2.GameState, seat: int) -> game_pb2.View:
+    def view(self, state: State, seat: int) -> game_pb2.View:
         """What `seat` may see of `state` (no seed; hidden cards only counted)."""
-        request = service_pb2.GetViewRequest(state=state, seat=seat)
+        request = service_pb2.GetViewRequest(**_state_field(state), seat=seat)
         return self._call("GetView", request, service_pb2.GetViewResponse).view
 
-    def next_deal(self, state: game_pb2.GameState) -> service_pb2.NextDealResponse:
+    def next_deal(self, state: State) -> service_pb2.NextDealResponse:
         """Start the next deal of a match whose last deal is over."""
-        request = service_pb2.NextDealRequest(state=state)
+        request = service_pb2.NextDealRequest(**_state_field(state))
         return self._call("NextDeal", request, service_pb2.NextDealResponse)
