@@ -34,7 +34,7 @@ import binascii
 import os
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -67,8 +67,8 @@ class SealRefused(Exception):
 class Keyring:
     """The keys of one server: `sealing` seals, every key in `keys` opens."""
 
-    keys: Mapping[str, bytes]
-    sealing: str
+    keys: Mapping[str, bytes] = field(repr=False)  # secrets: never in a repr or log
+    sealing: str = ""
 
     def __post_init__(self) -> None:
         if self.sealing not in self.keys:
