@@ -1,0 +1,50 @@
+"""CHANGELOG.md's newest release lists the versions the code carries: the
+package version, the state schema version and every registered game's
+rules version (the version scheme is at the top of CHANGELOG.md)."""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from importlib.metadata import entry_points
+from pathlib import Path
+
+from croupier.engine import api
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _newest_release() -> tuple[str, str]:
+    """The newest numbered release of CHANGELOG.md: its version and text."""
+    text = (ROOT / "CHANGELOG.md").read_text()
+    match = re.search(r"^## \[(\d+\.\d+\.\d+)\][^\n]*\n(.*?)(?=^## \[|\Z)", text, re.M | re.S)
+    assert match, "CHANGELOG.md has no release heading like '## [0.1.0]'"
+    return match.group(1), match.group(2)
+
+
+def _table(text: str) -> dict[str, str]:
+    return dict(re.findall(r"^\| `?([\w .]+?)`? \| (\d[\w.]*) \|$", text, re.M))
+
+
+def test_the_changelog_names_the_package_version() -> None:
+    version, text = _newest_release()
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    assert version == project["version"]
+    assert _table(text)["package"] == project["version"]
+
+
+def test_the_changelog_names_the_schema_and_every_rules_version() -> None:
+    _, text = _newest_release()
+    listed = _table(text)
+    assert listed["state schema"] == str(api.SCHEMA_VERSION)
+    # The entry points, not the registry: a test may register a game of its own.
+    loaded = [point.load() for point in entry_points(group="croupier.games")]
+    games = {game.name: game.rules_version for game in loaded}
+    assert games
+    for name, rules_version in games.items():
+        assert listed.get(name) == str(rules_version), f"{name}: rules version {rules_version}"
+
+
+def test_the_readme_names_the_licence() -> None:
+    assert (ROOT / "LICENSE").read_text().lstrip().startswith("Apache License")
+    assert "Apache-2.0" in (ROOT / "README.md").read_text()
