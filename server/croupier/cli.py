@@ -1,5 +1,6 @@
 """The `croupier` command: `croupier serve` runs the server, `croupier demo`
-plays a game against it (the demo lives in the client library)."""
+plays a game against it (the demo lives in the client library), `croupier
+rules` prints a game's rules."""
 
 from __future__ import annotations
 
@@ -28,6 +29,9 @@ def build_parser() -> argparse.ArgumentParser:
     # The demo parses its own flags (the client library owns them), so help
     # and every other argument pass through untouched.
     commands.add_parser("demo", help="play a demo game against a running server", add_help=False)
+    commands.add_parser(
+        "rules", help="print a game's rules as implemented (GAME [--preset P])", add_help=False
+    )
     keygen = commands.add_parser(
         "seal-keygen",
         help="print a new sealing key line for --seal-keys (README, Sealed states)",
@@ -45,6 +49,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     namespace, rest = parser.parse_known_args(args)
     if namespace.command == "demo":
         return _demo(parser, rest)
+    if namespace.command == "rules":
+        from croupier.rules_text import main as rules
+
+        return rules(rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if namespace.command == "seal-keygen":

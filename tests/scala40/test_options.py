@@ -34,7 +34,7 @@ def _scala40(response):
 def test_list_games_describes_every_option_with_its_rule(table):
     d = _scala40(api.list_games(service_pb2.ListGamesRequest()))
     assert [o.name for o in d.options] == OPTIONS
-    assert all(o.rule_reference.startswith("rummy_and_counting.md V") for o in d.options)
+    assert all(o.rule_reference.startswith("RULES.md V") for o in d.options)
     assert all(o.description for o in d.options)
     assert (d.min_seats, d.max_seats, d.default_preset) == (2, 6, "fisc")
     assert [p.name for p in d.presets] == ["fisc", "slovenian", "pagat"]

@@ -19,7 +19,7 @@ The packs of our games, each a sorted list (`french_deck` builds any other):
     builder            cards  composition               games
     pack_52()             52  2..A in four suits       101, «Сто» (52), 101 with chips
     pack_36()             36  6..A in four suits       101 (deck_size 36)
-    pack_32()             32  7..A in four suits       «Сто» (rummy_and_counting.md R-C1-01)
+    pack_32()             32  7..A in four suits       «Сто» (counting RULES.md R-C1-01)
     pack_54()             54  52 + a red, a black joker «Мост» (R-M-01)
     double_pack_108()    108  2 × 52 + 2 red, 2 black  Scala 40 (R-S40-01)
 """

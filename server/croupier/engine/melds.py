@@ -6,7 +6,7 @@ worth, what may be added to it and which joker a natural card may replace.
 A game describes its own limits once in `MeldRules` (how many jokers a meld
 may hold, how long a sequence may grow, what each rank is worth).
 
-Vocabulary (rummy_and_counting.md §1.6):
+Vocabulary (Scala 40 RULES.md, Melds):
 
 * A *meld* is an ordered list of three or more cards; each joker in it has an
   *identity*, the card it stands for (`joker_as`, one entry per joker in

@@ -1,4 +1,4 @@
-"""«Мост» (rummy_and_counting.md part 2): the source's rules with every
+"""«Мост» (its RULES.md states the rules): the source's rules with every
 resolution of the document, every silent point an option, two presets.
 
 Registered through the `croupier.games` entry point (pyproject.toml).

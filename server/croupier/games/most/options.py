@@ -1,4 +1,4 @@
-"""The «Мост» option catalogue (rummy_and_counting.md §2.10, C-M-4) and its
+"""The «Мост» option catalogue (RULES.md, Options; C-M-4) and its
 presets. Every option is independent of the others (none excludes another),
 so `check_options` has nothing to refuse beyond the ranges of the catalogue;
 RULES.md lists the one inert option (C-M-3)."""

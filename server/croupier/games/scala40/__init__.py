@@ -1,4 +1,4 @@
-"""Scala 40 (rummy_and_counting.md part 1): the FISC rules by default, every
+"""Scala 40 (its RULES.md states the rules): the FISC rules by default, every
 variant of the sources an option, three presets.
 
 Registered through the `croupier.games` entry point (pyproject.toml).

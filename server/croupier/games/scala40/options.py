@@ -1,4 +1,4 @@
-"""The Scala 40 option catalogue (rummy_and_counting.md §1.16), the presets of
+"""The Scala 40 option catalogue (RULES.md, Options), the presets of
 the three sources, and the option conflicts refused at NewGame (C-S40-5)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from croupier.v1 import scala40_pb2 as pb
 
 
 def _spec(name, type_, default, reference, description, **kw):  # type: ignore[no-untyped-def]
-    return OptionSpec(name, type_, default, description, f"rummy_and_counting.md {reference}", **kw)
+    return OptionSpec(name, type_, default, description, f"RULES.md {reference}", **kw)
 
 
 SPECS = (
@@ -26,9 +26,9 @@ SPECS = (
     _spec("no_elimination_target", INT, 1000, "V4, A-S40-23",
           "NO_ELIMINATION: the match stops once a score reaches this; the lowest wins",
           allowed=("1000", "1500", "2000")),
-    _spec("court_values_11_14", BOOL, False, "V5, A-S40-15",
+    _spec("court_values_11_14", BOOL, False, "V5",
           "J 11, Q 12, K 13, A 14 in melds and in hand; a joker left in hand 14"),
-    _spec("discard_pickup_for_opening", BOOL, False, "V6, A-S40-04",
+    _spec("discard_pickup_for_opening", BOOL, False, "V6",
           "An unopened player may take the discard to put it in his opening melds that turn"),
     _spec("discard_pickup_keep", BOOL, False, "V6b, C-S40-2",
           "An opened player may take the discard and keep it (not discarding it that turn)"),
@@ -40,7 +40,7 @@ SPECS = (
           "A player who has not opened pays 100 instead of his cards"),
     _spec("forbid_playable_discard_unopened", BOOL, True, "V10a, D2",
           "An unopened player may not discard a card that extends a table meld"),
-    _spec("forbid_playable_discard_opened", ENUM, "IF_MORE_THAN_2_PLAYERS", "V10b, D3, A-S40-06",
+    _spec("forbid_playable_discard_opened", ENUM, "IF_MORE_THAN_2_PLAYERS", "V10b, D3",
           "When an opened player (not closing) may not discard a playable card: ALWAYS, NEVER, "
           "or IF_MORE_THAN_2_PLAYERS still in the match",
           allowed=("ALWAYS", "NEVER", "IF_MORE_THAN_2_PLAYERS")),
@@ -52,7 +52,7 @@ SPECS = (
           "Melding or laying off the last card closes without a discard"),
     _spec("quads_to_discard_pile", BOOL, False, "V13, A-S40-18",
           "A set of four naturals goes under the player's discard in the discard pile"),
-    _spec("sequence_split_max5", BOOL, False, "V14, T-S40-27",
+    _spec("sequence_split_max5", BOOL, False, "V14",
           "Old rule: sequences of at most 5 cards; a longer one is split into sequences of 3-5"),
     _spec("max_jokers_per_meld", ENUM, "ONE", "V15, R-S40-27, C-S40-4",
           "ONE joker per meld, or UNLIMITED (a meld always holds a natural card)",
@@ -69,15 +69,15 @@ SPECS = (
           "A joker taken by a swap must be on the table before the turn ends (Slovenian)"),
     _spec("upcard_joker_redraw", BOOL, True, "V20, R-S40-07",
           "A joker turned as the upcard goes back into the stock and the next card is turned"),
-    _spec("close_in_hand_requires_40", BOOL, False, "V21, R-S40-41, A-S40-05",
+    _spec("close_in_hand_requires_40", BOOL, False, "V21, R-S40-41",
           "Closing in hand needs 40 points of melds too"),
-    _spec("max_sequence_length", INT, 14, "V22, R-S40-25, A-S40-02",
+    _spec("max_sequence_length", INT, 14, "V22, R-S40-25",
           "The longest sequence: 14 (a whole suit and a joker) or 13",
           allowed=("13", "14")),
-    _spec("set_joker_positional_convention", BOOL, False, "V23, R-S40-29, A-S40-19",
+    _spec("set_joker_positional_convention", BOOL, False, "V23, R-S40-29",
           "A three-card set's joker at an end may be left undeclared: its suit follows from "
           "its neighbour (input helper)"),
-    _spec("joker_discard", ENUM, "CLOSING_ONLY", "V24, D5, A-S40-09",
+    _spec("joker_discard", ENUM, "CLOSING_ONLY", "V24, D5",
           "When a joker may be discarded: CLOSING_ONLY, NOT_WHEN_UNOPENED, NEVER or ANY",
           allowed=("CLOSING_ONLY", "NOT_WHEN_UNOPENED", "NEVER", "ANY")),
 )  # fmt: skip
