@@ -52,8 +52,12 @@ run: $(STAMP)
 # packages: naming the module validate would import the 101 package before
 # coverage starts in the xdist workers and under-report the engine.
 COVERAGE := --cov=croupier.engine --cov=croupier.games.hundred_and_one --cov-report=term
+# worksteal, not xdist's default (load): load hands each worker long runs of
+# consecutive tests, so one worker took the whole conformance module while
+# the other finished early and sat idle; with worksteal an idle worker takes
+# queued tests from the busy one, and both end within the longest test.
 test: $(STAMP) $(DEV) lint
-	$(BIN)/python -m pytest -n 2 $(COVERAGE)
+	$(BIN)/python -m pytest -n 2 --dist worksteal $(COVERAGE)
 
 lint: $(STAMP) $(DEV)
 	$(BIN)/buf lint
