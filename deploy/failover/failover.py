@@ -282,10 +282,10 @@ def format_report(report: Report) -> str:
 
 
 def write_report(report: Report, path: Path) -> None:
-    """REPORT.md at `path` and report.json beside it."""
+    """The report at `path` (REPORT.md) and its figures beside it (REPORT.json)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(format_report(report))
-    path.with_name("report.json").write_text(json.dumps(report.to_dict(), indent=2) + "\n")
+    path.with_suffix(".json").write_text(json.dumps(report.to_dict(), indent=2) + "\n")
 
 
 # -- the match plan -------------------------------------------------------------------

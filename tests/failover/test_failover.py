@@ -182,7 +182,7 @@ def test_the_report_gives_the_figures(tmp_path: Path) -> None:
     assert text.endswith("Result: OK, no match lost.\n")
     failover.write_report(report, tmp_path / "out" / "REPORT.md")
     assert (tmp_path / "out" / "REPORT.md").read_text() == text
-    saved = json.loads((tmp_path / "out" / "report.json").read_text())
+    saved = json.loads((tmp_path / "out" / "REPORT.json").read_text())
     assert (saved["matches_lost"], saved["client_retries"], saved["ok"]) == (0, 12, True)
 
 
@@ -201,7 +201,7 @@ def test_a_server_killed_behind_haproxy_loses_no_match(tmp_path: Path) -> None:
     argv = ["--servers", "2", "--clients", "2", "--seconds", "3", "--kill-at", "1"]
     argv += ["--games", "sto", "--lb-retry-on", "conn-failure", "--report", str(tmp_path / "R.md")]
     assert failover.main(argv) == 0, (tmp_path / "R.md").read_text()
-    report = json.loads((tmp_path / "report.json").read_text())
+    report = json.loads((tmp_path / "R.json").read_text())
     assert report["matches_lost"] == 0
     assert report["matches_completed"] > 0
     assert report["replays_agreeing"] == report["matches_completed"]
