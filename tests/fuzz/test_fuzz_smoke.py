@@ -130,6 +130,18 @@ def test_mutations_reach_lists_oneofs_and_cards() -> None:
     assert {"move_card", "swap_card"} & set(ops)
 
 
+def test_a_long_string_set_on_every_element_stays_within_the_byte_budget() -> None:
+    # The 10^6-input run (engine input 141055) set 1,003 seats' names to 1 MB
+    # each: a 1 GB request built by the fuzzer, 17 s and 1 GB of its memory.
+    from croupier_fuzz.mutate import EVERY, MAX_ADDED_BYTES, Mutation, apply
+
+    state = game_pb2.GameState()
+    for _ in range(100):
+        state.seats.add()
+    apply(state, [Mutation(("seats", EVERY, "name"), "set", "x" * 1_000_000)])
+    assert state.ByteSize() <= MAX_ADDED_BYTES + 100 * 8
+
+
 @pytest.mark.parametrize(
     ("message", "field", "edges"),
     [

@@ -153,11 +153,12 @@ def apply(message: Message, mutations: Sequence[Mutation]) -> Message:
     fits (its path is gone after others were dropped) is skipped.
 
     One mutation adds at most MAX_ADDED elements (MAX_ADDED_MESSAGES messages,
-    MAX_ADDED_BYTES of strings) in all, however many lists its path names (every seat's hand) and
+    MAX_ADDED_BYTES of strings, set or appended) in all, however many lists its path
+    names (every seat's hand, or every seat's name set to 1 MB) and
     whatever list it lands on once a shrink has dropped the mutations before
     it: memory stays bounded."""
     for mutation in mutations:
-        budget = [MAX_ADDED, MAX_ADDED_MESSAGES]
+        budget = [MAX_ADDED, MAX_ADDED_MESSAGES, MAX_ADDED_BYTES]
         for parent in _parents(message, mutation.path[:-1]):
             field = parent.DESCRIPTOR.fields_by_name.get(str(mutation.path[-1]))
             if field is None:
@@ -195,6 +196,11 @@ def _apply_one(root: Message, parent: Message, field: Any, m: Mutation, budget: 
     elif op == "present":
         getattr(parent, name).SetInParent()
     elif op == "set":
+        if isinstance(arg, str | bytes):
+            size = len(arg.encode() if isinstance(arg, str) else arg)
+            if size > budget[2]:
+                return
+            budget[2] -= size
         setattr(parent, name, arg)
     elif op == "truncate":
         del getattr(parent, name)[arg:]
