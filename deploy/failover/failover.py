@@ -335,8 +335,13 @@ def free_port() -> int:
 
 
 def start_server(port: int, log: Path) -> subprocess.Popen[bytes]:
-    """`croupier serve` with one worker on HOST:port, in its own process group."""
+    """`croupier serve` with one worker on HOST:port, in its own process group.
+
+    Its metrics directory goes under the run's directory (TMPDIR): the one a
+    killed server leaves behind goes with the run, and no other server on the
+    machine finds it in /tmp as a stale directory to remove."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    env["TMPDIR"] = str(log.parent)
     with log.open("wb") as out:
         return subprocess.Popen(
             [sys.executable, "-m", "croupier.cli", "serve", "--host", HOST, "--port", str(port)]
