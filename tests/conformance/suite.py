@@ -252,12 +252,15 @@ def play_checked(
     its winner is not checked): for tests that try many tables briefly.
     `stride`: the position checks run on every stride-th position
     (POSITION_STRIDE); 1 checks every one. A game of CHECKED_MOVES_PER_DEAL
-    is checked at both ends of each deal only, unless `every_move`.
+    is checked at both ends of each deal only, unless `every_move` or
+    `stop_after`.
     """
     game = registry.find(case.game)
     assert game is not None, f"{case.game} is not registered"
     engine = CheckedEngine()
-    per_deal = None if every_move else checked_moves_per_deal(case.game)
+    # A run cut short (`stop_after`) is checked at every move: its deals need not end.
+    full = every_move or stop_after is not None
+    per_deal = None if full else checked_moves_per_deal(case.game)
     checks = _Checks(engine, game, chooser_seed, stride, per_deal)
     bound = move_bound(case.game) if stop_after is None else stop_after
     try:
