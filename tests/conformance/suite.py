@@ -40,7 +40,7 @@ from collections import deque
 from dataclasses import dataclass
 from typing import Any
 
-from conformance.engine_calls import CheckedEngine, Record, serialized
+from conformance.engine_calls import CheckedEngine, Record, serialized, valid
 from conformance.leaks import check_seat_events
 from conformance.positions import check_acting_seats, check_finished, check_position
 from croupier.engine import api, registry
@@ -217,6 +217,8 @@ class _Checks:
         position as if it were being played, each move made again on the
         checked path (which must reach the same state), then its step."""
         self.engine.checking = True
+        if self.tail:  # the state the unchecked moves led to (the rest follow from it)
+            valid(self.tail[0].state, "a move played unchecked")
         for step in self.tail:
             self._check_before(step.state, step.legal)
             answer = self.engine.apply(step.state, step.choice.move, next_legal_moves=True)

@@ -124,6 +124,16 @@ class LosesACard(StandIn):
         return events  # type: ignore[no-any-return]
 
 
+class LosesACardOnceMidDeal(StandIn):
+    """Loses the stock's last card once, on the sixth move of the match."""
+
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+        events = self.real.apply(state, move)
+        if state.move_number == 5 and state.hundred_and_one.stock:
+            state.hundred_and_one.stock.pop()
+        return events  # type: ignore[no-any-return]
+
+
 class DefaultsToAnIllegalMove(StandIn):
     """A seat whose clock runs out always draws, legal or not."""
 
@@ -196,4 +206,18 @@ def test_the_suite_catches_a_planted_fault(
 def test_a_match_that_outlasts_its_bound_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(suite.MOVE_BOUNDS, GAME, 20)
     with pytest.raises(AssertionError, match=r"^NO WINNER within 20 moves"):
+        play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
+
+
+def test_a_fault_in_the_unchecked_middle_of_a_deal_is_caught_at_its_end(
+    stand_in: Callable[[type[StandIn]], None], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A game checked at both ends of each deal only (CHECKED_MOVES_PER_DEAL,
+    UNO's long matches) still fails on a card lost by an unchecked move: the
+    state its deal's last moves start from is checked once the deal is over."""
+    monkeypatch.setattr(suite, "checked_moves_per_deal", lambda game: 3)
+    stand_in(StandIn)
+    play_checked(CASE, SEED, CHOOSER_SEED, stride=1)  # faithful: passes
+    stand_in(LosesACardOnceMidDeal)
+    with pytest.raises(AssertionError, match=r"^INVALID STATE: a move played unchecked"):
         play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
