@@ -131,6 +131,8 @@ class Shell:
 # Runs chunks of Python in one namespace; each answer is the chunk's stdout.
 _PYTHON_DRIVER = """
 import contextlib, io, json, sys
+# Imported now, while the shell session runs: the README's first block is quicker.
+import croupier.engine.session, croupier.inprocess, croupier_client.playout
 names = {"__name__": "__readme__"}
 for line in sys.stdin:
     out = io.StringIO()
