@@ -37,10 +37,12 @@ _SEAT_TAG = b"\x08"  # SeatMoves.seat = 1 (varint)
 _MOVE_TAG = b"\x0a"  # LegalMove.move = 1
 _NOTATION_TAG = b"\x12"  # LegalMove.notation = 2
 
-# Distinct moves remembered per game before the cache starts over: every
-# move of a 101 table is a few thousand; moves carrying a stale-move guard
-# (seen_move_number) are new bytes every time and must not grow it forever.
-CACHE_LIMIT = 1 << 16
+# Distinct moves remembered per game before the cache starts over: a 101
+# table's moves are a few hundred; moves carrying a stale-move guard
+# (seen_move_number) are new bytes every time and must not grow it forever;
+# and a worker's memory is the budget (about 200 bytes an entry, three maps
+# per game: a fuzz run filled 2^16 and the worker grew beyond issue 7's 20 %).
+CACHE_LIMIT = 1 << 12
 
 
 def varint(value: int) -> bytes:

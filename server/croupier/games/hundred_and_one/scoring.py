@@ -38,7 +38,7 @@ def most_hand_points(rules: Rules) -> int:
     return total
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def lowest_total(rules: Rules) -> int:
     """The lowest total a seat still in the match can hold under these
     options: totals start at 0 and only a finishing Queen lowers them (O18),

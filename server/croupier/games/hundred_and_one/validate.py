@@ -199,7 +199,7 @@ def _check_pending(deal: pb.HundredAndOneState, top: int, rules: Rules) -> None:
         )
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=128)
 def _whole_chain(rules: Rules) -> int:
     """The most a pending penalty can grow to: every transferable card's count."""
     return sum(e.draw_next for e in rules.effect.values() if e.transferable)

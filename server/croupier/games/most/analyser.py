@@ -60,7 +60,7 @@ def refusal(error: MeldError) -> IllegalMove:
     return IllegalMove(reason, error.message, rule)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
     """`analyse`, remembered: the melds of a table are read again at every call."""
     return analyse(cards, joker_as, rules)

@@ -40,7 +40,7 @@ Step = Callable[[Position], None]
 
 
 _KNOWN: dict[tuple, tuple[int, str, str] | None] = {}  # type: ignore[type-arg]
-_KNOWN_LIMIT = 8192
+_KNOWN_LIMIT = 2048
 
 
 def refusal(pos: Position) -> IllegalMove | None:

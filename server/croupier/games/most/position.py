@@ -59,7 +59,7 @@ class Done:
 
 
 _TABLES: dict[tuple[Rules, tuple[bytes, ...]], tuple[TableMeld, ...]] = {}
-_TABLES_LIMIT = 4096
+_TABLES_LIMIT = 1024
 
 
 def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...]:

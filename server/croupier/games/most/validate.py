@@ -66,7 +66,7 @@ def _check_seats(state: game_pb2.GameState) -> None:
 # Tables (melds, bridge, who has melded) already found consistent: most moves
 # leave the table as it was, so each distinct table is checked once.
 _GOOD_TABLES: set[tuple[int, int, bytes, tuple[bytes, ...], bytes, bytes]] = set()
-_GOOD_TABLES_LIMIT = 4096
+_GOOD_TABLES_LIMIT = 1024
 
 
 def _check_melds(state: game_pb2.GameState) -> None:

@@ -106,7 +106,7 @@ def read_meld(
         raise refusal(error) from None
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=2048)
 def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
     """`analyse`, remembered: the melds of a table are read again at every call."""
     return analyse(cards, joker_as, rules)
@@ -162,7 +162,7 @@ class TableFault(Exception):
 
 
 _TABLES: dict[tuple[MeldRules, tuple[bytes, ...]], TableMelds] = {}
-_TABLES_LIMIT = 4096
+_TABLES_LIMIT = 1024
 
 
 def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]

@@ -69,7 +69,7 @@ def templates(hand: Sequence[int], rules: MeldRules) -> list[Template]:
     return list(_templates(tuple(sorted(hand)), rules))
 
 
-@lru_cache(maxsize=4096)
+@lru_cache(maxsize=1024)
 def _templates(hand: tuple[int, ...], rules: MeldRules) -> tuple[Template, ...]:
     # A hand is asked about several times per call (listing, look-ahead, finder).
     counts = Counter(v for v in hand if not is_joker(v))
