@@ -3,6 +3,8 @@ positions whose every ApplyMove (unary, batch item, stream item) is accepted."""
 
 from __future__ import annotations
 
+import fcntl
+import pickle
 import sys
 from pathlib import Path
 
@@ -21,10 +23,22 @@ from croupier.v1 import service_pb2  # noqa: E402
 
 
 @pytest.fixture(scope="module")
-def games() -> list[make_data.GameData]:
+def games(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> list[make_data.GameData]:
     """One build shared by the tests that only read it (every game's playouts
-    take a few seconds)."""
-    return make_data.build(seed=1, pool=64, batch_size=16)
+    take seconds). Under xdist the workers share it through a file, built by
+    the first that needs it while the others wait (pytest-xdist's recipe for
+    a fixture run once): worksteal spreads this module's tests, and each
+    worker built its own copy (three builds, 60 s of CPU, in one run)."""
+    if worker_id == "master":
+        return make_data.build(seed=1, pool=64, batch_size=16)
+    shared = tmp_path_factory.getbasetemp().parent / "load-data.pickle"
+    with open(shared.with_suffix(".lock"), "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        if shared.exists():
+            return pickle.loads(shared.read_bytes())  # type: ignore[no-any-return]
+        built = make_data.build(seed=1, pool=64, batch_size=16)
+        shared.write_bytes(pickle.dumps(built))
+        return built
 
 
 def test_every_game_has_load_data_and_every_request_is_accepted(
