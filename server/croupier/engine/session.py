@@ -51,16 +51,21 @@ _IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 _DEAL_OVER = game_pb2.MATCH_PHASE_DEAL_OVER
 _MATCH_OVER = game_pb2.MATCH_PHASE_MATCH_OVER
 
-# Per game (by id, the game object kept alive in the value): move bytes -> its
-# LegalMove, parsed once. Bounded like the codec's caches.
-_legal_moves: dict[int, tuple[Game, dict[bytes, service_pb2.LegalMove]]] = {}
+# Per game (by id, the game object kept alive beside them): move bytes -> its
+# LegalMove, parsed once; and a listing's move bytes -> the LegalMoves and
+# their ids. Bounded like the codec's caches.
+_Listing = tuple[list[service_pb2.LegalMove], frozenset[int]]
+_Moves = dict[bytes, service_pb2.LegalMove]
+_Listings = dict[tuple[bytes, ...], _Listing]
+_caches: dict[int, tuple[Game, _Moves, _Listings]] = {}
+_NONE: frozenset[int] = frozenset()
 
 
-def _legal_move_cache(game: Game) -> dict[bytes, service_pb2.LegalMove]:
-    entry = _legal_moves.get(id(game))
+def _caches_of(game: Game) -> tuple[_Moves, _Listings]:
+    entry = _caches.get(id(game))
     if entry is None or entry[0] is not game:
-        entry = _legal_moves[id(game)] = (game, {})
-    return entry[1]
+        entry = _caches[id(game)] = (game, {}, {})
+    return entry[1], entry[2]
 
 
 class Session:
@@ -69,7 +74,7 @@ class Session:
     _state: game_pb2.GameState  # the message (stale while `_stale`)
     _live: Any  # the message, or its mirror (engine/live.py)
     _stale: bool  # the mirror holds moves the message does not
-    _offered: set[int]  # ids of the LegalMove objects offered in this position
+    _offered: frozenset[int]  # ids of the LegalMove objects offered in this position
 
     def __init__(self, state: game_pb2.GameState, *, trusted: bool = False) -> None:
         """Hold a copy of `state`, checked in full unless `trusted` (a state
@@ -79,7 +84,7 @@ class Session:
             raise InvalidInput("state.game", f"unknown game {state.game!r}")
         self.game: Game = game
         self._codec = codec_of(game)
-        self._cache = _legal_move_cache(game)
+        self._cache, self._listings = _caches_of(game)
         # The game's hot fields as Python values (engine/live.py), when it names them.
         self._spec: Spec | None = getattr(game, "live_fields", None)
         copy = game_pb2.GameState()
@@ -155,15 +160,15 @@ class Session:
             if seat >= len(live.seats):
                 raise InvalidInput("seat", f"seat {seat} does not exist")
             return []
-        cache = self._cache
-        out = []
-        for move in self._codec.encoded_legal(live, seat):
-            choice = cache.get(move)
-            if choice is None:
-                choice = self._parse(move)
-            out.append(choice)
-        self._offered.update(map(id, out))
-        return out
+        # A position's listing, by its moves' bytes: the same LegalMove list
+        # and the ids `play` trusts, built once per distinct listing.
+        encoded = tuple(self._codec.encoded_legal(live, seat))
+        listing = self._listings.get(encoded)
+        if listing is None:
+            listing = self._listing(encoded)
+        moves, ids = listing
+        self._offered = ids if not self._offered else self._offered | ids
+        return list(moves)
 
     def view(self, seat: int) -> game_pb2.View:
         """What `seat` may see (GetView)."""
@@ -185,7 +190,7 @@ class Session:
         live.move_number += 1
         in_progress = live.match.phase == _IN_PROGRESS
         live.acting_seats[:] = self.game.acting_seats(live) if in_progress else ()
-        self._offered.clear()
+        self._offered = _NONE
         return events
 
     def apply(self, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
@@ -224,7 +229,15 @@ class Session:
         self._state = state
         self._live = state if self._spec is None else mirror(state, self._spec)
         self._stale = False
-        self._offered = set()
+        self._offered = _NONE
+
+    def _listing(self, encoded: tuple[bytes, ...]) -> _Listing:
+        cache = self._cache
+        moves = [cache.get(move) or self._parse(move) for move in encoded]
+        if len(self._listings) >= CACHE_LIMIT:
+            self._listings.clear()
+        listing = self._listings[encoded] = (moves, frozenset(map(id, moves)))
+        return listing
 
     def _parse(self, move: bytes) -> service_pb2.LegalMove:
         parsed = game_pb2.Move.FromString(move)

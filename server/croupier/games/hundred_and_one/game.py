@@ -35,8 +35,9 @@ class HundredAndOne:
     live_fields = Spec(
         scalars=("current_seat", "move_number", "seed", "rng_counter"),
         lists=("acting_seats",),
-        refs=("options", "seats", "match"),
+        refs=("seats", "match"),
         messages={
+            "options": Spec(refs=("hundred_and_one",)),  # read on every move, never written
             "hundred_and_one": Spec(
                 scalars=(
                     "phase",
@@ -48,7 +49,7 @@ class HundredAndOne:
                 ),
                 lists=("discard", "stock"),
                 repeated_messages={"hands": Spec(lists=("cards",))},
-            )
+            ),
         },
     )
 

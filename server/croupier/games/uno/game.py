@@ -37,8 +37,9 @@ class Uno:
     live_fields = Spec(
         scalars=("current_seat", "move_number", "seed", "rng_counter"),
         lists=("acting_seats",),
-        refs=("options", "seats", "match"),
+        refs=("seats", "match"),
         messages={
+            "options": Spec(refs=("uno",)),  # read on every move, never written
             "uno": Spec(
                 scalars=(
                     "colour",
@@ -58,7 +59,7 @@ class Uno:
                 optionals=("top_player", "uno_offender", "silence_seat", "ready_seat"),
                 lists=("stock", "discard", "turn_lost", "finished", "stages"),
                 repeated_messages={"hands": Spec(lists=("cards",))},
-            )
+            ),
         },
     )
 
