@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from google.protobuf.message import Message
 
-from croupier.engine.live import Spec
+from croupier.engine.live import Spec, state_spec
 from croupier.engine.options import Preset
 from croupier.games.hundred_and_one import deal, legal, moves, notation, options, validate, view
 from croupier.v1 import game_pb2
@@ -32,25 +32,20 @@ class HundredAndOne:
 
     # The fields a move reads and writes, held as Python values by a live
     # session (engine/live.py); every other field is read through.
-    live_fields = Spec(
-        scalars=("current_seat", "move_number", "seed", "rng_counter"),
-        lists=("acting_seats",),
-        refs=("seats", "match"),
-        messages={
-            "options": Spec(refs=("hundred_and_one",)),  # read on every move, never written
-            "hundred_and_one": Spec(
-                scalars=(
-                    "phase",
-                    "drawn_card",
-                    "cover_batch_drawn",
-                    "pending_draw",
-                    "reversed",
-                    "active_suit",
-                ),
-                lists=("discard", "stock"),
-                repeated_messages={"hands": Spec(lists=("cards",))},
+    live_fields = state_spec(
+        "hundred_and_one",
+        Spec(
+            scalars=(
+                "phase",
+                "drawn_card",
+                "cover_batch_drawn",
+                "pending_draw",
+                "reversed",
+                "active_suit",
             ),
-        },
+            lists=("discard", "stock"),
+            repeated_messages={"hands": Spec(lists=("cards",))},
+        ),
     )
 
     def check_options(self, opts: Message, path: str) -> None:

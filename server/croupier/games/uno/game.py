@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from google.protobuf.message import Message
 
-from croupier.engine.live import Spec
+from croupier.engine.live import Spec, state_spec
 from croupier.engine.options import Preset
 from croupier.games.uno import acting, deal, legal, moves, notation, options, validate, view
 from croupier.v1 import game_pb2
@@ -33,34 +33,29 @@ class Uno:
 
     # The fields a move reads and writes, held as Python values by a live
     # session (engine/live.py); every other field (the slap, swap and reveal
-    # windows, the match) is read and written through.
-    live_fields = Spec(
-        scalars=("current_seat", "move_number", "seed", "rng_counter"),
-        lists=("acting_seats",),
-        refs=("seats", "match"),
-        messages={
-            "options": Spec(refs=("uno",)),  # read on every move, never written
-            "uno": Spec(
-                scalars=(
-                    "colour",
-                    "reversed",
-                    "phase",
-                    "dealer",
-                    "pending_kind",
-                    "pending_count",
-                    "drawn_card",
-                    "jump_in_open",
-                    "challengeable",
-                    "wd4_guilty",
-                    "wd4_previous_colour",
-                    "silence",
-                    "round_loser",
-                ),
-                optionals=("top_player", "uno_offender", "silence_seat", "ready_seat"),
-                lists=("stock", "discard", "turn_lost", "finished", "stages"),
-                repeated_messages={"hands": Spec(lists=("cards",))},
+    # windows) is read and written through.
+    live_fields = state_spec(
+        "uno",
+        Spec(
+            scalars=(
+                "colour",
+                "reversed",
+                "phase",
+                "dealer",
+                "pending_kind",
+                "pending_count",
+                "drawn_card",
+                "jump_in_open",
+                "challengeable",
+                "wd4_guilty",
+                "wd4_previous_colour",
+                "silence",
+                "round_loser",
             ),
-        },
+            optionals=("top_player", "uno_offender", "silence_seat", "ready_seat"),
+            lists=("stock", "discard", "turn_lost", "finished", "stages"),
+            repeated_messages={"hands": Spec(lists=("cards",))},
+        ),
     )
 
     def check_options(self, opts: Message, path: str) -> None:
