@@ -7,11 +7,11 @@ on these helpers (101, Scala 40, «Мост», the counting games).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from croupier.engine import api, cards
-from croupier.engine.options import Value, to_option_value
-from croupier.v1 import game_pb2, options_pb2
+from croupier.engine.options import option_settings
+from croupier.v1 import game_pb2
 
 RANKS = {str(n): n for n in range(2, 11)}
 RANKS.update({"J": cards.JACK, "Q": cards.QUEEN, "K": cards.KING, "A": cards.ACE})
@@ -48,12 +48,7 @@ def is_set(values: Sequence[int], joker_as: Sequence[int]) -> bool:
     return len({cards.RANK_OF[v] for v in known}) == 1
 
 
-def settings(options: Mapping[str, Value] | None) -> list[options_pb2.OptionSetting]:
-    """NewGame's named option settings from a {name: value} mapping."""
-    return [
-        options_pb2.OptionSetting(name=name, value=to_option_value(value))
-        for name, value in (options or {}).items()
-    ]
+settings = option_settings  # NewGame's named option settings from a {name: value} mapping
 
 
 def short_reason(rejection: game_pb2.Rejection, game_prefix: str) -> str:

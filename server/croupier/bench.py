@@ -100,6 +100,26 @@ def _timed(choose: playout.Chooser, tally: Tally, start: float, seconds: float) 
     return timed
 
 
+def _episodes(play: Callable[[int, playout.Chooser], object]) -> Loop:
+    """A Loop that plays episode after episode, `play(seed, chooser)` with a
+    uniform random chooser of that seed, until its CPU time is up (_timed)."""
+
+    def run(seconds: float, first: int) -> Tally:
+        tally = Tally()
+        start = time.process_time()
+        try:
+            while True:
+                seed = first + tally.episodes
+                play(seed, _timed(playout.uniform(seed), tally, start, seconds))
+                tally.episodes += 1
+        except _Enough:
+            pass
+        tally.seconds = time.process_time() - start
+        return tally
+
+    return run
+
+
 def croupier_loop(
     preset: str,
     seats: int,
@@ -110,43 +130,21 @@ def croupier_loop(
     """Random matches through the one match loop over the RPC-shaped calls,
     in-process (each move answered in a new state message)."""
     backend = InProcess(trusted=trusted)
-
-    def run(seconds: float, first: int) -> Tally:
-        tally = Tally()
-        start = time.process_time()
-        try:
-            while True:
-                seed = first + tally.episodes
-                choose = _timed(playout.uniform(seed), tally, start, seconds)
-                playout.play_match(backend, game, preset, seats, seed, choose, on_step=on_step)
-                tally.episodes += 1
-        except _Enough:
-            pass
-        tally.seconds = time.process_time() - start
-        return tally
-
-    return run
+    return _episodes(
+        lambda seed, choose: playout.play_match(
+            backend, game, preset, seats, seed, choose, on_step=on_step
+        )
+    )
 
 
 def session_loop(game: str, preset: str, seats: int) -> Loop:
     """Random matches held in-process (engine/session.py: each move made in
     place, the way RLCard's env.step works), through `playout.play_live`."""
-
-    def run(seconds: float, first: int) -> Tally:
-        tally = Tally()
-        start = time.process_time()
-        try:
-            while True:
-                seed = first + tally.episodes
-                live = Session.new(game, preset=preset, seat_count=seats, seed=seed)
-                playout.play_live(live, _timed(playout.uniform(seed), tally, start, seconds))
-                tally.episodes += 1
-        except _Enough:
-            pass
-        tally.seconds = time.process_time() - start
-        return tally
-
-    return run
+    return _episodes(
+        lambda seed, choose: playout.play_live(
+            Session.new(game, preset=preset, seat_count=seats, seed=seed), choose
+        )
+    )
 
 
 def rlcard_loops() -> dict[str, Loop]:

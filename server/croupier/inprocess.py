@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from croupier.engine import api
-from croupier.engine.options import to_option_value
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.engine.options import option_settings
+from croupier.v1 import game_pb2, service_pb2
 
 
 class InProcess:
@@ -32,12 +32,12 @@ class InProcess:
         seed: int,
         options: Mapping[str, Any] | None = None,
     ) -> service_pb2.NewGameResponse:
-        settings = [
-            options_pb2.OptionSetting(name=name, value=to_option_value(value))
-            for name, value in (options or {}).items()
-        ]
         request = service_pb2.NewGameRequest(
-            game=game, preset=preset, seat_count=seat_count, seed=seed, options=settings
+            game=game,
+            preset=preset,
+            seat_count=seat_count,
+            seed=seed,
+            options=option_settings(options),
         )
         return api.new_game(request)
 

@@ -35,8 +35,8 @@ from google.protobuf.message import Message
 
 from croupier.engine import api
 from croupier.engine.errors import FailedPrecondition, InvalidInput
-from croupier.engine.options import to_option_value
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.engine.options import option_settings
+from croupier.v1 import game_pb2, service_pb2
 
 Response = TypeVar("Response", bound=Message)
 
@@ -102,10 +102,7 @@ class CheckedEngine:
         seed: int,
         options: Mapping[str, Any] | None = None,
     ) -> service_pb2.NewGameResponse:
-        settings = [
-            options_pb2.OptionSetting(name=name, value=to_option_value(value))
-            for name, value in (options or {}).items()
-        ]
+        settings = option_settings(options)
         request = service_pb2.NewGameRequest(
             game=game,
             preset=preset,

@@ -220,6 +220,14 @@ def to_option_value(value: Value) -> options_pb2.OptionValue:
     return options_pb2.OptionValue(set_value=options_pb2.NameList(names=list(value)))
 
 
+def option_settings(options: Mapping[str, Value] | None) -> list[options_pb2.OptionSetting]:
+    """NewGame's named option settings from a {name: value} mapping."""
+    return [
+        options_pb2.OptionSetting(name=name, value=to_option_value(value))
+        for name, value in (options or {}).items()
+    ]
+
+
 def from_option_value(value: options_pb2.OptionValue, path: str) -> Value:
     """The wire's OptionValue as a Python value; InvalidInput when empty."""
     kind = value.WhichOneof("kind")

@@ -43,9 +43,9 @@ from croupier.engine import api, registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.live import Spec, flush, mirror
 from croupier.engine.move_codec import CACHE_LIMIT, codec_of
-from croupier.engine.options import to_option_value
+from croupier.engine.options import option_settings
 from croupier.engine.registry import Game
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.v1 import game_pb2, service_pb2
 
 _IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 _DEAL_OVER = game_pb2.MATCH_PHASE_DEAL_OVER
@@ -111,10 +111,7 @@ class Session:
             seat_count=seat_count,
             seed=seed,
             seat_names=seat_names,
-            options=[
-                options_pb2.OptionSetting(name=name, value=to_option_value(value))
-                for name, value in (options or {}).items()
-            ],
+            options=option_settings(options),
         )
         return cls(api.new_game(request).state, trusted=True)
 
