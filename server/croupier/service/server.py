@@ -185,6 +185,7 @@ def worker_main(config: ServerConfig) -> NoReturn:
         # The supervisor blocked these around the fork; grpc's threads are
         # created after this, so they inherit the unblocked mask.
         signal.pthread_sigmask(signal.SIG_UNBLOCK, stop_signals)
+        trimming = asyncio.ensure_future(memory.trim_forever())  # noqa: F841 - runs till exit
         await run_worker(config, stop)
 
     asyncio.new_event_loop().run_until_complete(main())
