@@ -17,8 +17,9 @@ def test_the_bench_prints_the_comparison_and_a_row_per_preset(
 ) -> None:
     bench.main(TINY)
     out = capsys.readouterr().out
-    for _, label in bench.COMPARED_LOOPS.values():
-        assert label in out
+    rlcard = bool(bench.rlcard_loops())  # an optional extra: absent in CI
+    for name, (_, label) in bench.COMPARED_LOOPS.items():
+        assert (label in out) == (rlcard or not name.startswith("rlcard")), name
     rows = {tuple(line.split()[:3]) for line in out.splitlines()}
     for game, preset, seats in bench.tables():
         assert (game, preset, str(seats)) in rows
