@@ -31,6 +31,7 @@ from croupier.games.most import GAME
 from croupier.v1 import game_pb2, service_pb2
 from croupier.v1 import most_pb2 as pb
 from spec_notation import (
+    RulesDriver,
     c,
     is_set,
     meld_words,
@@ -55,11 +56,12 @@ def reason_name(rejection: game_pb2.Rejection) -> str:
     return short_reason(rejection, "MOST_REJECTION_REASON_")
 
 
-class Table:
-    """Builds positions, makes moves and reads states in the spec's notation."""
+class Table(RulesDriver):
+    """Builds positions, makes moves and reads states in the spec's notation
+    (the engine calls: spec_notation.RulesDriver)."""
 
-    def __init__(self) -> None:
-        self.events: list[game_pb2.Event] = []
+    game = GAME
+    reason_prefix = "MOST_REJECTION_REASON_"
 
     c = staticmethod(c)
     text = staticmethod(text_of)
@@ -288,53 +290,6 @@ class Table:
         return move
 
     # -- playing ----------------------------------------------------------------------
-
-    def apply(
-        self, state: game_pb2.GameState, move: game_pb2.Move
-    ) -> service_pb2.ApplyMoveResponse:
-        return api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
-
-    def ok(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.GameState:
-        """Apply a move that must be accepted; returns the next state."""
-        response = self.apply(state, move)
-        assert response.accepted, (
-            f"{response.notation} by P{move.seat} rejected: "
-            f"{reason_name(response.rejection)} ({response.rejection.message})"
-        )
-        self.events = list(response.events)
-        return response.state
-
-    def reason(self, state: game_pb2.GameState, move: game_pb2.Move) -> str:
-        """The rejection reason's short name, or "ACCEPTED"."""
-        response = self.apply(state, move)
-        return "ACCEPTED" if response.accepted else reason_name(response.rejection)
-
-    def rejection(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Rejection:
-        response = self.apply(state, move)
-        assert not response.accepted, f"{response.notation} was accepted"
-        return response.rejection
-
-    def legal(self, state: game_pb2.GameState, seat: int | None = None) -> list[str]:
-        """The seat's legal moves as canonical texts."""
-        seat = state.current_seat if seat is None else seat
-        request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
-        texts = [m.notation for m in api.list_legal_moves(request).moves]
-        assert len(texts) == len(set(texts)), f"a legal move is listed twice: {texts}"
-        return texts
-
-    @staticmethod
-    def notation(move: game_pb2.Move) -> str:
-        return GAME.notation(move)
-
-    def next_deal(self, state: game_pb2.GameState) -> game_pb2.GameState:
-        response = api.next_deal(service_pb2.NextDealRequest(state=state))
-        self.events = list(response.events)
-        return response.state
-
-    def default(self, state: game_pb2.GameState, seat: int | None = None) -> str:
-        seat = state.current_seat if seat is None else seat
-        request = service_pb2.DefaultMoveRequest(state=state, seat=seat)
-        return api.default_move(request).move.notation
 
     # -- reading a state -----------------------------------------------------------------
 

@@ -32,6 +32,7 @@ from croupier.games.scala40 import GAME
 from croupier.v1 import game_pb2, service_pb2
 from croupier.v1 import scala40_pb2 as s40
 from spec_notation import (
+    RulesDriver,
     c,
     is_set,
     meld_words,
@@ -66,11 +67,12 @@ class Jokers:
         return self.left.pop(0)
 
 
-class Table:
-    """Builds positions, makes moves and reads states in the spec's notation."""
+class Table(RulesDriver):
+    """Builds positions, makes moves and reads states in the spec's notation
+    (the engine calls: spec_notation.RulesDriver)."""
 
-    def __init__(self) -> None:
-        self.events: list[game_pb2.Event] = []
+    game = GAME
+    reason_prefix = "SCALA40_REJECTION_REASON_"
 
     c = staticmethod(c)
     text = staticmethod(text_of)
@@ -321,44 +323,7 @@ class Table:
         move.scala40.discard.card = value  # type: ignore[assignment]
         return move
 
-    # -- playing ----------------------------------------------------------------------
-
-    def apply(
-        self, state: game_pb2.GameState, move: game_pb2.Move
-    ) -> service_pb2.ApplyMoveResponse:
-        return api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
-
-    def ok(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.GameState:
-        """Apply a move that must be accepted; returns the next state."""
-        response = self.apply(state, move)
-        assert response.accepted, (
-            f"{response.notation} by P{move.seat} rejected: "
-            f"{reason_name(response.rejection)} ({response.rejection.message})"
-        )
-        self.events = list(response.events)
-        return response.state
-
-    def reason(self, state: game_pb2.GameState, move: game_pb2.Move) -> str:
-        """The rejection reason's short name, or "ACCEPTED"."""
-        response = self.apply(state, move)
-        return "ACCEPTED" if response.accepted else reason_name(response.rejection)
-
-    def rejection(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Rejection:
-        response = self.apply(state, move)
-        assert not response.accepted, f"{response.notation} was accepted"
-        return response.rejection
-
-    def legal(self, state: game_pb2.GameState, seat: int | None = None) -> list[str]:
-        """The seat's legal moves as canonical texts."""
-        seat = state.current_seat if seat is None else seat
-        request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
-        texts = [m.notation for m in api.list_legal_moves(request).moves]
-        assert len(texts) == len(set(texts)), f"a legal move is listed twice: {texts}"
-        return texts
-
-    @staticmethod
-    def notation(move: game_pb2.Move) -> str:
-        return GAME.notation(move)
+    # -- playing (RulesDriver; NextDeal here keeps the last move's events) ------------
 
     def next_deal(self, state: game_pb2.GameState) -> game_pb2.GameState:
         return api.next_deal(service_pb2.NextDealRequest(state=state)).state
