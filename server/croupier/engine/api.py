@@ -262,14 +262,15 @@ def _check_acting_seats(game: Game, state: game_pb2.GameState, path: str) -> Non
             f"{path}.acting_seats",
             f"lists {len(acting)} seats; the table has {len(state.seats)}",
         )
-    expected = _expected_acting_seats(game, state)
+    expected = expected_acting_seats(game, state)
     if list(acting) != expected:
         raise InvalidInput(
             f"{path}.acting_seats", f"must be {expected} in this position; got {list(acting)}"
         )
 
 
-def _expected_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
+def expected_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
+    """The seats that may move in this position: none once the deal is over."""
     if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
         return []
     return game.acting_seats(state)
@@ -282,13 +283,13 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
         return list(state.acting_seats)
     game = registry.find(state.game)
     assert game is not None, "acting_seats needs a validated state"
-    return _expected_acting_seats(game, state)
+    return expected_acting_seats(game, state)
 
 
 def set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
     """Write the acting seats of the new position; returns them."""
     state.schema_version = SCHEMA_VERSION
-    acting = _expected_acting_seats(game, state)
+    acting = expected_acting_seats(game, state)
     state.acting_seats[:] = acting
     return acting
 

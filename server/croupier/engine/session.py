@@ -47,7 +47,6 @@ from croupier.engine.options import option_settings
 from croupier.engine.registry import Game
 from croupier.v1 import game_pb2, service_pb2
 
-_IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 _DEAL_OVER = game_pb2.MATCH_PHASE_DEAL_OVER
 _MATCH_OVER = game_pb2.MATCH_PHASE_MATCH_OVER
 
@@ -185,8 +184,7 @@ class Session:
         events = self.game.apply(live, choice.move)
         # The engine's bookkeeping after a move (api.apply_move_on's).
         live.move_number += 1
-        in_progress = live.match.phase == _IN_PROGRESS
-        live.acting_seats[:] = self.game.acting_seats(live) if in_progress else ()
+        live.acting_seats[:] = api.expected_acting_seats(self.game, live)
         self._offered = _NONE
         return events
 
