@@ -28,19 +28,20 @@ $(UV): deploy/bootstrap_uv.py
 		$(PYTHON) -m venv --without-pip $(VENV) && $(PYTHON) deploy/bootstrap_uv.py $(BIN)/python; \
 	else $(PYTHON) -m venv $(VENV) && $(BIN)/pip install --quiet uv; fi
 
-$(BIN)/.serve-installed: pyproject.toml $(UV)
-	$(call uv_install,'$(GRPC_TOOLS)' -e .)
+$(BIN)/.serve-installed: pyproject.toml clients/python/pyproject.toml $(UV)
+	$(call uv_install,'$(GRPC_TOOLS)' -e clients/python -e .)
 	touch $@
 
 DEV := $(BIN)/.installed
 $(DEV): pyproject.toml $(BIN)/.serve-installed
-	$(call uv_install,-e '.[dev]')
+	$(call uv_install,-e clients/python -e '.[dev]')
 	touch $@
 
-# Stubs are generated, never edited: server/croupier/v1/*_pb2*.py are ignored by git.
-$(STAMP): $(PROTOS) $(BIN)/.serve-installed
-	$(BIN)/python -m grpc_tools.protoc -Iproto --python_out=server --pyi_out=server \
-		--grpc_python_out=server $(PROTOS)
+# Python stubs are generated, never edited, and ignored by git: once, into the
+# Python client (clients/python/generate.py); the server's croupier.v1 is an
+# alias of croupier_client.v1 (server/croupier/v1/__init__.py).
+$(STAMP): $(PROTOS) clients/python/generate.py $(wildcard clients/python/proto/*/*/*.proto) $(BIN)/.serve-installed
+	$(BIN)/python clients/python/generate.py proto $(PROTOS)
 	touch $@
 
 proto: $(STAMP)
@@ -101,7 +102,7 @@ demo: $(STAMP)
 
 # Everything generated or installed goes; reports/ (what runs wrote) stays.
 clean:
-	rm -rf $(VENV) $(STAMP) server/croupier/v1/*_pb2*.py server/croupier/v1/*_pb2*.pyi \
+	rm -rf $(VENV) $(STAMP) clients/python/croupier_client/v1 clients/python/croupier_client/rpc \
 		*.egg-info server/*.egg-info clients/python/*.egg-info build dist \
 		.pytest_cache .mypy_cache .ruff_cache .hypothesis .coverage .coverage.*
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

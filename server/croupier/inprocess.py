@@ -45,6 +45,9 @@ class InProcess:
         request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
         return list(api.list_legal_moves(request, trusted=self.trusted).moves)
 
+    def view(self, state: game_pb2.GameState, seat: int) -> game_pb2.View:
+        return api.get_view(service_pb2.GetViewRequest(state=state, seat=seat)).view
+
     def apply(
         self,
         state: game_pb2.GameState,
@@ -52,6 +55,7 @@ class InProcess:
         validate_only: bool = False,
         *,
         next_legal_moves: bool = False,
+        next_views: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         # No request message: building one would copy the state only to read it.
         return api.apply_move_on(
@@ -59,6 +63,7 @@ class InProcess:
             move,
             validate_only=validate_only,
             next_legal_moves=next_legal_moves,
+            next_views=next_views,
             trusted=self.trusted,
         )
 

@@ -6,7 +6,7 @@ a card; the texts are the server's notation ("10H", "QS", "RJ").
 
 from __future__ import annotations
 
-from croupier.v1 import cards_pb2
+from croupier_client.v1 import cards_pb2
 
 _RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
 _SUIT_LETTERS = ("C", "D", "H", "S")  # index = Suit enum value - 1

@@ -13,10 +13,9 @@ from types import TracebackType
 from typing import Any, TypeVar
 
 import grpc
-from google.rpc import error_details_pb2
-from grpc_status import rpc_status
 
-from croupier.v1 import game_pb2, options_pb2, service_pb2, service_pb2_grpc
+from croupier_client.rpc import status_pb2
+from croupier_client.v1 import game_pb2, options_pb2, service_pb2, service_pb2_grpc
 
 DEFAULT_TARGET = "127.0.0.1:50051"
 
@@ -88,13 +87,29 @@ class CroupierError(Exception):
         code = error.code() if isinstance(error, grpc.Call) else grpc.StatusCode.UNKNOWN
         details = (error.details() if isinstance(error, grpc.Call) else None) or str(error)
         violations: list[tuple[str, str]] = []
-        status = rpc_status.from_call(error) if isinstance(error, grpc.Call) else None
-        for detail in status.details if status is not None else ():
-            if detail.Is(error_details_pb2.BadRequest.DESCRIPTOR):
-                bad_request = error_details_pb2.BadRequest()
-                detail.Unpack(bad_request)
-                violations.extend((v.field, v.description) for v in bad_request.field_violations)
+        trailers = error.trailing_metadata() if isinstance(error, grpc.Call) else None
+        for key, value in trailers or ():
+            if key == STATUS_DETAILS_KEY:
+                violations.extend(_field_violations(value))
         return cls(rpc, code, details, violations)
+
+
+# The trailer where gRPC carries a google.rpc.Status with the error details.
+STATUS_DETAILS_KEY = "grpc-status-details-bin"
+BAD_REQUEST_TYPE = "type.googleapis.com/google.rpc.BadRequest"
+
+
+def _field_violations(status_bytes: bytes) -> list[tuple[str, str]]:
+    """The (field, description) pairs of the BadRequest details of a
+    serialized google.rpc.Status (read with the client's own copy of its
+    wire shape, croupier_client/rpc/status.proto)."""
+    status = status_pb2.Status.FromString(status_bytes)
+    violations: list[tuple[str, str]] = []
+    for detail in status.details:
+        if detail.type_url == BAD_REQUEST_TYPE:
+            bad_request = status_pb2.BadRequest.FromString(detail.value)
+            violations.extend((v.field, v.description) for v in bad_request.field_violations)
+    return violations
 
 
 def retry_service_config(max_attempts: int = DEFAULT_RETRY_ATTEMPTS) -> str:
@@ -261,13 +276,15 @@ class CroupierClient:
         *,
         next_legal_moves: bool = False,
         seat_events: bool = False,
+        next_views: bool = False,
     ) -> service_pb2.ApplyMoveResponse:
         """Check `move` and, when legal (and not `validate_only`), play it.
 
         An illegal move is an answer, not an error: `accepted` is false and
         `rejection` says which rule forbids it. `next_legal_moves` also asks
         for the legal moves of every acting seat of the next state (one call
-        per move); `seat_events` for each seat's events as it may see them.
+        per move); `next_views` for their views; `seat_events` for each
+        seat's events as it may see them.
         """
         request = service_pb2.ApplyMoveRequest(
             **_state_field(state),
@@ -275,6 +292,7 @@ class CroupierClient:
             validate_only=validate_only,
             next_legal_moves=next_legal_moves,
             seat_events=seat_events,
+            next_views=next_views,
         )
         return self._call("ApplyMove", request, service_pb2.ApplyMoveResponse)
 

@@ -12,10 +12,10 @@ import argparse
 import sys
 from collections.abc import Callable, Mapping, Sequence
 
-from croupier.v1 import game_pb2, service_pb2
 from croupier_client import playout
 from croupier_client.bots import Bot, RandomBot
 from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError, OptionInput
+from croupier_client.v1 import game_pb2, service_pb2
 
 DEFAULT_GAME = "hundred_and_one"
 DEFAULT_SEED = 7
@@ -50,7 +50,7 @@ class MatchTooLong(RuntimeError):
 def default_bots(seed: int, seats: int) -> list[Bot]:
     """One RandomBot per seat, each seeded from the match seed and its seat."""
     # Seats are fewer than 256, so every (seed, seat) pair gets its own seed.
-    return [RandomBot((seed << 8) | seat) for seat in range(seats)]
+    return [RandomBot(seed=(seed << 8) | seat) for seat in range(seats)]
 
 
 def play_match(
@@ -106,7 +106,7 @@ def play_match(
             preset,
             seats,
             seed,
-            playout.seat_bots(players),
+            playout.seat_bots(players, client.view),
             options=options,
             max_moves=max_moves,
             on_start=started,

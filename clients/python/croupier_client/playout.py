@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from croupier.v1 import game_pb2, service_pb2
+from croupier_client.v1 import game_pb2, service_pb2
 
 # Every acting seat's legal moves (a list, or the answer's repeated field as is).
 LegalMoves = dict[int, Sequence[service_pb2.LegalMove]]
@@ -225,15 +225,25 @@ def play_live(game: LiveGame, choose: Chooser, *, max_moves: int = DEFAULT_MAX_M
     return moves
 
 
-def seat_bots(bots: Sequence[Any]) -> Chooser:
+def seat_bots(
+    bots: Sequence[Any],
+    view_of: Callable[[game_pb2.GameState, int], game_pb2.View] | None = None,
+) -> Chooser:
     """A chooser where the bot of the seat whose turn it is picks among its
-    moves (`bot.choose(moves)`); when that seat has none, the first acting
-    seat that has moves."""
+    moves (`bot.choose(view, moves)`); when that seat has none, the first
+    acting seat that has moves. `view_of(state, seat)` (a backend's `view`)
+    gives the seat's view to bots that want one; without it, or for a bot
+    whose `wants_view` is false, the view carries only the seat."""
 
     def choose(state: game_pb2.GameState, legal: LegalMoves) -> service_pb2.LegalMove:
         seat = state.current_seat
         if not legal.get(seat):
             seat = next(s for s in sorted(legal) if legal[s])
-        return bots[seat].choose(legal[seat])  # type: ignore[no-any-return]
+        bot = bots[seat]
+        if view_of is not None and getattr(bot, "wants_view", True):
+            view = view_of(state, seat)
+        else:
+            view = game_pb2.View(seat=seat, game=state.game)
+        return bot.choose(view, legal[seat])  # type: ignore[no-any-return]
 
     return choose

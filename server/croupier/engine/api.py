@@ -388,6 +388,7 @@ def apply_move(
         validate_only=request.validate_only,
         seat_events=request.seat_events,
         next_legal_moves=request.next_legal_moves,
+        next_views=request.next_views,
         into=into,
         trusted=trusted,
     )
@@ -400,6 +401,7 @@ def apply_move_on(
     validate_only: bool = False,
     seat_events: bool = False,
     next_legal_moves: bool = False,
+    next_views: bool = False,
     into: service_pb2.ApplyMoveResponse | None = None,
     trusted: bool = False,
 ) -> service_pb2.ApplyMoveResponse:
@@ -431,6 +433,9 @@ def apply_move_on(
     if next_legal_moves and after.move_number != UINT64_MAX:  # no move listed there
         # One parse of cached bytes instead of a message per move (move_codec.py).
         response.MergeFromString(codec.seat_moves_bytes(after, acting))
+    if next_views and after.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        for seat in acting:
+            fill_view(game, after, seat, response.next_views.add())
     return response
 
 
@@ -494,8 +499,13 @@ def get_view(request: service_pb2.GetViewRequest) -> service_pb2.GetViewResponse
     game = check_state(state)
     _check_seat(state, request.seat, "seat")
     response = service_pb2.GetViewResponse()
-    view = response.view
-    view.seat = request.seat
+    fill_view(game, state, request.seat, response.view)
+    return response
+
+
+def fill_view(game: Game, state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None:
+    """Write what `seat` may see of `state` into the empty `view`."""
+    view.seat = seat
     view.game = state.game
     view.rules_version = state.rules_version
     view.options.CopyFrom(state.options)
@@ -504,8 +514,7 @@ def get_view(request: service_pb2.GetViewRequest) -> service_pb2.GetViewResponse
     view.move_number = state.move_number
     view.match.CopyFrom(state.match)
     view.acting_seats.extend(acting_seats(state))
-    game.view(state, request.seat, view)
-    return response
+    game.view(state, seat, view)
 
 
 def view_text(view: game_pb2.View) -> str:
