@@ -12,6 +12,13 @@ TARGET ?= $(HOST):$(PORT)
 
 .PHONY: run test lint proto bench demo golden clean
 
+# The clients and tools keep their make rules beside them. Each adds to
+# CLIENT_DEPS what `make test` needs built first (toolchains, packages) and
+# to PROTO_OUTPUTS what `make proto` generates.
+CLIENT_DEPS :=
+PROTO_OUTPUTS :=
+-include clients/go/go.mk clients/typescript/ts.mk deploy/tournament/tournament.mk
+
 # `make run` installs only what serving needs: the package and its runtime
 # dependencies, and grpcio-tools (pinned in the dev extra) for the stubs.
 # Every other target adds the dev tools (DEV), once. Installs go through uv
@@ -44,7 +51,7 @@ $(STAMP): $(PROTOS) clients/python/generate.py $(wildcard clients/python/proto/*
 	$(BIN)/python clients/python/generate.py proto $(PROTOS)
 	touch $@
 
-proto: $(STAMP)
+proto: $(STAMP) $(PROTO_OUTPUTS)
 
 run: $(STAMP)
 	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
@@ -64,7 +71,7 @@ COVERED := tests/engine tests/hundred_and_one
 # the other finished early and sat idle; with worksteal an idle worker takes
 # queued tests from the busy one, and both end within the longest test.
 PYTEST := $(BIN)/python -m pytest -n 2 --dist worksteal
-test: $(STAMP) $(DEV) $(BIN)/kustomize lint
+test: $(STAMP) $(DEV) $(BIN)/kustomize lint $(CLIENT_DEPS)
 	$(PYTEST) $(COVERAGE) $(COVERED)
 	$(PYTEST) $(addprefix --ignore=,$(COVERED))
 

@@ -10,6 +10,22 @@ import sys
 from collections.abc import Sequence
 
 
+# Subcommands with their own parsers: name -> (module with main(argv), help).
+TOOLS = {
+    "demo": ("croupier_client.demo", "play a demo game against a running server"),
+    "rules": ("croupier.rules_text", "print a game's rules as implemented (GAME [--preset P])"),
+    "tournament": (
+        "croupier.tournament.run",
+        "play many matches between bots through a server, with win rates and ratings",
+    ),
+    "replay": (
+        "croupier.tournament.replay",
+        "replay saved match records against the engine, verifying every state digest",
+    ),
+    "play": ("croupier.play", "play any game against bots in the terminal"),
+}
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The `croupier` argument parser with its subcommands."""
     # Imported here so that `croupier --help` and `croupier demo` do not pay
@@ -26,12 +42,10 @@ def build_parser() -> argparse.ArgumentParser:
         description="Run the gRPC server. Flags win over their environment variables.",
     )
     add_arguments(serve)
-    # The demo parses its own flags (the client library owns them), so help
-    # and every other argument pass through untouched.
-    commands.add_parser("demo", help="play a demo game against a running server", add_help=False)
-    commands.add_parser(
-        "rules", help="print a game's rules as implemented (GAME [--preset P])", add_help=False
-    )
+    # These parse their own flags, so help and every other argument pass
+    # through untouched.
+    for name, (_, help_text) in TOOLS.items():
+        commands.add_parser(name, help=help_text, add_help=False)
     keygen = commands.add_parser(
         "seal-keygen",
         help="print a new sealing key line for --seal-keys (README, Sealed states)",
@@ -47,12 +61,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     namespace, rest = parser.parse_known_args(args)
-    if namespace.command == "demo":
-        return _demo(parser, rest)
-    if namespace.command == "rules":
-        from croupier.rules_text import main as rules
-
-        return rules(rest)
+    if namespace.command in TOOLS:
+        return _tool(parser, namespace.command, rest)
     if rest:
         parser.error(f"unrecognized arguments: {' '.join(rest)}")
     if namespace.command == "seal-keygen":
@@ -75,14 +85,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     return serve(config)
 
 
-def _demo(parser: argparse.ArgumentParser, argv: list[str]) -> int:
+def _tool(parser: argparse.ArgumentParser, command: str, argv: list[str]) -> int:
+    module_name = TOOLS[command][0]
     try:
-        demo = importlib.import_module("croupier_client.demo")
+        module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
-        if error.name not in ("croupier_client", "croupier_client.demo"):
+        if error.name is None or not module_name.startswith(error.name):
             raise
-        parser.error("demo needs the client library (clients/python: croupier_client.demo)")
-    result = demo.main(argv)
+        parser.error(f"{command} needs {module_name}, which is not installed")
+    result = module.main(argv)
     return int(result or 0)
 
 
