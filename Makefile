@@ -75,8 +75,14 @@ test: $(STAMP) $(DEV) $(BIN)/kustomize lint $(CLIENT_DEPS)
 	$(PYTEST) $(COVERAGE) $(COVERED)
 	$(PYTEST) $(addprefix --ignore=,$(COVERED))
 
+# buf breaking compares the contract with the previous commit (a clean clone
+# of main: its last change; a work tree: HEAD~1 too, so an uncommitted break
+# is caught as well as the last commit's).
 lint: $(STAMP) $(DEV)
 	$(BIN)/buf lint
+	@if git rev-parse -q --verify HEAD~1 >/dev/null 2>&1; then \
+		$(BIN)/buf breaking --against '.git#ref=HEAD~1'; \
+	else echo "buf breaking: skipped, no previous commit to compare with"; fi
 	$(BIN)/ruff check server clients tests deploy
 	$(BIN)/ruff format --check server clients tests deploy
 	$(BIN)/mypy
