@@ -2,6 +2,7 @@ package croupier
 
 import (
 	"context"
+	"net"
 	"strings"
 	"testing"
 	"time"
@@ -10,6 +11,7 @@ import (
 	"google.golang.org/grpc"
 	"google.golang.org/grpc/codes"
 	"google.golang.org/grpc/status"
+	"google.golang.org/grpc/test/bufconn"
 	"google.golang.org/protobuf/proto"
 
 	pb "github.com/croupier-rules/croupier/clients/go/croupierv1"
@@ -140,7 +142,7 @@ func TestNewGameSendsItsOptionsByName(t *testing.T) {
 	}
 }
 
-func TestDialAnswersAClientThatCloses(t *testing.T) {
+func TestACallToNoServerIsAnErrorAndTheClientCloses(t *testing.T) {
 	client, err := Dial("127.0.0.1:1")
 	if err != nil {
 		t.Fatal(err)
@@ -155,5 +157,38 @@ func TestDialAnswersAClientThatCloses(t *testing.T) {
 	}
 	if err := client.Close(); err != nil {
 		t.Error(err)
+	}
+}
+
+// flakyServer answers ListGames UNAVAILABLE until it has been called failures times.
+type flakyServer struct {
+	pb.UnimplementedCroupierServiceServer
+	failures, calls int
+}
+
+func (s *flakyServer) ListGames(context.Context, *pb.ListGamesRequest) (*pb.ListGamesResponse, error) {
+	s.calls++
+	if s.calls <= s.failures {
+		return nil, status.Error(codes.Unavailable, "draining")
+	}
+	return &pb.ListGamesResponse{Games: []*pb.GameDescriptor{{Name: "uno"}}}, nil
+}
+
+func TestDialRetriesACallAnsweredUnavailable(t *testing.T) {
+	server := &flakyServer{failures: 2}
+	listener := bufconn.Listen(1 << 16)
+	grpcServer := grpc.NewServer()
+	pb.RegisterCroupierServiceServer(grpcServer, server)
+	go func() { _ = grpcServer.Serve(listener) }()
+	defer grpcServer.Stop()
+	client, err := Dial("passthrough:///bufconn",
+		grpc.WithContextDialer(func(ctx context.Context, _ string) (net.Conn, error) { return listener.DialContext(ctx) }))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer client.Close()
+	games, err := client.ListGames(context.Background())
+	if err != nil || len(games) != 1 || server.calls != 3 {
+		t.Fatalf("games %v, error %v after %d calls; want 1 game after 3 calls", games, err, server.calls)
 	}
 }
