@@ -83,9 +83,9 @@ func TestRandomBotsPlayEveryGame(t *testing.T) {
 					t.Errorf("winner seat %d of %d seats", winner, seats)
 				}
 			}
-			t.Logf("%s, preset %s, %d seats: %d moves over %d deals in %s, winners %v",
+			t.Logf("%s, preset %s, %d seats: %d moves over %d deals in %s, winners %v (options %v)",
 				game.GetName(), game.GetDefaultPreset(), seats, result.Moves, match.GetDealNumber(),
-				time.Since(start).Round(time.Millisecond), match.GetWinners())
+				time.Since(start).Round(time.Millisecond), match.GetWinners(), shortMatches[game.GetName()])
 		})
 	}
 }
