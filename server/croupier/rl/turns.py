@@ -29,7 +29,7 @@ environments' seeded replays need.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 
 
 def asking_order(movers: Collection[int], current_seat: int, seat_count: int) -> list[int]:
@@ -45,6 +45,6 @@ def asking_order(movers: Collection[int], current_seat: int, seat_count: int) ->
     return [seat for seat in after if seat in movers] + [turn]
 
 
-def movers_of(legal: dict[int, Sequence[object]]) -> set[int]:
+def movers_of(legal: Mapping[int, Sequence[object]]) -> set[int]:
     """The seats of an acting-seat -> legal-moves mapping that have a move."""
     return {seat for seat, moves in legal.items() if moves}
