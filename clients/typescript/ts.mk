@@ -27,9 +27,9 @@ proto-ts: $(TS_INSTALLED) $(BIN)/.installed
 	else echo "no Node: $(TS_CLIENT)/src/gen left as committed"; fi
 PROTO_OUTPUTS += proto-ts
 
-# tsc compiles src and test into dist (Node 20 runs no TypeScript itself);
-# the test then runs the compiled files. The pytest wrapper compiles again
-# only when a source is newer than this stamp.
+# tsc (TypeScript 7, the native compiler: about a second here where 5.9 took
+# 6 s of CPU) compiles src and test into dist, since Node 20 runs no
+# TypeScript itself; the tests run the compiled files.
 $(TS_BUILT): $(TS_INSTALLED) $(TS_SOURCES)
 	@if test -x $(TS_CLIENT)/node_modules/.bin/tsc; then \
 		cd $(TS_CLIENT) && node_modules/.bin/tsc -p . && touch $(abspath $@); \
