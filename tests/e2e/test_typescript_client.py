@@ -62,8 +62,12 @@ def test_node_tests_pass_and_random_bots_finish_every_game(first_server: str) ->
     compile_sources()
     with CroupierClient(first_server) as client:
         games = sorted(game.name for game in client.list_games())
+    test_files = sorted(
+        str(p.relative_to(TS_CLIENT)) for p in (TS_CLIENT / "dist" / "test").glob("*.test.js")
+    )
+    assert test_files, "tsc compiled no test file into dist/test"
     run = subprocess.run(
-        [NODE, "--test", "--test-reporter=tap", "dist/test/"],
+        [NODE, "--test", "--test-reporter=tap", *test_files],
         cwd=TS_CLIENT,
         env={**os.environ, "CROUPIER_TARGET": first_server},
         capture_output=True,
