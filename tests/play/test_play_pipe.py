@@ -183,3 +183,15 @@ def test_an_unreachable_server_is_reported(
 ) -> None:
     assert run(["--target", "127.0.0.1:1"], "", monkeypatch) == 2
     assert "croupier play: ListGames failed: UNAVAILABLE" in capsys.readouterr().out
+
+
+def test_colour_only_on_a_terminal_without_no_color(monkeypatch: pytest.MonkeyPatch) -> None:
+    class Terminal(io.StringIO):
+        def isatty(self) -> bool:
+            return True
+
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    assert play_text.colour_wanted(Terminal())
+    assert not play_text.colour_wanted(io.StringIO())
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert not play_text.colour_wanted(Terminal())
