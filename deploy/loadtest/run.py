@@ -28,6 +28,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import ghz
 import make_data
@@ -52,6 +53,13 @@ CROUPIER = Path(sys.executable).parent / "croupier"
 BUDGET_PER_PASS = 120.0
 MIN_SECONDS, MAX_SECONDS = 3.0, 7.0
 WARMUP_SECONDS = 0.5  # per case
+# --tournament: a random-bots tournament through each pass's server after its
+# ghz runs (croupier tournament's batched driver), compared per server core
+# with ApplyMoveBatch. Matches in flight and per game; one connection per
+# worker (at least 2): bigger batches, less server CPU per move.
+TOURNAMENT_PARALLEL = 256
+TOURNAMENT_MATCHES = 300
+TOURNAMENT_GOAL = 0.5  # × ApplyMoveBatch's moves/s per core
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,6 +95,11 @@ def main(argv: list[str] | None = None) -> int:
     # issues' closing notes quote.
     print("\n".join(report.goal_a(passes)), flush=True)
     print("\n".join(report.goal_sealed(passes)), flush=True)
+    if runner.tournaments:
+        section = _tournament_section(passes, runner.tournaments)
+        with (REPORTS / "REPORT.md").open("a") as sink:
+            sink.write("\n" + "\n".join(section) + "\n")
+        print("\n".join(section), flush=True)
     print(f"loadtest: {REPORTS / 'REPORT.md'} written; total {elapsed:.0f} s", flush=True)
     failed = any(p.failures for p in passes) or any(r.errors for p in passes for r in p.results)
     return 1 if failed else 0
@@ -121,6 +134,21 @@ def _parser() -> argparse.ArgumentParser:
         help="also run ApplyMove fed from JSON (--data-file), to compare with binary",
     )
     parser.add_argument(
+        "--tournament",
+        type=lambda text: [game for game in text.split(",") if game],
+        default=[],
+        metavar="GAME,...",
+        help="after each pass's ghz runs, play a random-bots tournament of these games "
+        "through its server (croupier tournament's driver) and compare its moves/s per "
+        "server core with ApplyMoveBatch's",
+    )
+    parser.add_argument(
+        "--tournament-matches",
+        type=int,
+        default=TOURNAMENT_MATCHES,
+        help=f"matches per game with --tournament (default {TOURNAMENT_MATCHES})",
+    )
+    parser.add_argument(
         "--keep-details",
         action="store_true",
         help="keep ghz's per-call 'details' in the JSON reports (large)",
@@ -137,6 +165,7 @@ class _Runner:
         self.manifest = manifest
         self.args = args
         self.seconds_used = 0.0
+        self.tournaments: list[tuple[int, Any]] = []  # (workers, throughput.Measurement)
 
     def run_pass(self, workers: int) -> report.Pass:
         flags = server.serve_flags(CROUPIER)
@@ -176,9 +205,34 @@ class _Runner:
                 except (RuntimeError, subprocess.TimeoutExpired) as error:
                     p.failures[f"{case.label} (run {repeat})"] = str(error)[-500:]
                     print(f"loadtest: {case.label} failed: {error}", file=sys.stderr)
+            for game in self.args.tournament:
+                try:
+                    self.tournaments.append((workers, self._tournament(game, srv)))
+                except Exception as error:  # reported like a failed ghz run
+                    p.failures[f"tournament [{game}]"] = str(error)[-500:]
+                    print(f"loadtest: tournament [{game}] failed: {error}", file=sys.stderr)
         finally:
             p.server_exit = server.stop(srv)
         return p
+
+    def _tournament(self, game: str, srv: server.Server) -> Any:
+        from croupier.tournament import throughput
+
+        m = throughput.measure(
+            srv.target,
+            game,
+            matches=self.args.tournament_matches,
+            parallel=TOURNAMENT_PARALLEL,
+            lanes=max(2, srv.workers),
+            server_cpu=srv.cpu_seconds,
+        )
+        print(
+            f"  w{srv.workers} {'tournament [' + game + ']':48} {m.moves_per_second:8,.0f} moves/s "
+            f"{m.moves_per_core:8,.0f} /core  ({m.moves:,} moves, {m.finished}/{m.matches} "
+            "matches finished)",
+            flush=True,
+        )
+        return m
 
     def _args(self, case: suite.Case, srv: server.Server, seconds: float) -> list[str]:
         return suite.ghz_args(case, srv.target, self.protoset, srv.workers, seconds)
@@ -229,6 +283,44 @@ class _Runner:
         }
         path = REPORTS / f"{result.slug}-w{srv.workers}.json"
         path.write_text(json.dumps(ghz_report, indent=1) + "\n")
+
+
+def _tournament_section(passes: list[report.Pass], measured: list[tuple[int, Any]]) -> list[str]:
+    """The tournament runs beside ApplyMoveBatch's moves/s per core in the same pass."""
+    lines = [
+        "## Tournament through the same server",
+        "",
+        "`croupier tournament`'s driver (croupier.tournament.throughput) after each pass's ghz "
+        f"runs: random bots, {TOURNAMENT_PARALLEL} matches in flight, one ApplyMoveBatch per "
+        "connection and round with next_legal_moves, plus NewGame, NextDeal and the first "
+        "ListLegalMoves of each deal as unary calls. Per core = moves ÷ the server's CPU "
+        f"seconds during the tournament; goal ≥ {TOURNAMENT_GOAL:g} × ApplyMoveBatch's "
+        "moves/s per core on the same server (ghz, plain ApplyMove items).",
+        "",
+        "| pass, game | matches (seats) | moves | moves/s | server CPU s | moves/s per core "
+        "| ApplyMoveBatch moves/s per core | ratio | goal |",
+        "|---|---|--:|--:|--:|--:|--:|--:|---|",
+    ]
+    for workers, m in measured:
+        pass_ = next(p for p in passes if p.workers == workers)
+        case = next(
+            (
+                r.case
+                for r in pass_.results
+                if r.case.rpc == "ApplyMoveBatch" and r.case.game == m.game and not r.case.variant
+            ),
+            None,
+        )
+        combined = pass_.combined(case) if case else None
+        batch = combined.moves_per_core if combined else 0.0
+        ratio = m.moves_per_core / batch if batch else float("nan")
+        verdict = "–" if not batch else ("met" if ratio >= TOURNAMENT_GOAL else "**not met**")
+        lines.append(
+            f"| {workers}w, {m.game} | {m.finished}/{m.matches} ({m.seats}) | {m.moves:,} "
+            f"| {m.moves_per_second:,.0f} | {m.server_cpu:.1f} | {m.moves_per_core:,.0f} "
+            f"| {batch:,.0f} | {ratio:.2f} | {verdict} |"
+        )
+    return lines
 
 
 def _header(

@@ -29,9 +29,11 @@ from croupier.tournament.settings import SettingsError
 from croupier.tournament.standings import Standings
 from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError
 
-# Connections per server worker with --serve: each lane's batch keeps one
-# worker busy while the harness prepares another lane's.
-LANES_PER_WORKER = 2
+# Connections ("lanes", each sending its own batches): one per worker of a
+# server started with --serve, and at least 2, so that one lane's batch keeps
+# a worker busy while the harness prepares another's. More lanes split the
+# matches into smaller batches: at 256 in flight against 2 workers, 2 lanes
+# took 4,673 moves/s per server core where 4 took 4,035 (hundred_and_one).
 DEFAULT_LANES = 2
 
 
@@ -62,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
         except CroupierError as error:
             print(f"tournament: the server at {target} failed: {error}", file=sys.stderr)
             return 1
-        lanes = args.connections or (LANES_PER_WORKER * args.serve if args.serve else DEFAULT_LANES)
+        lanes = args.connections or max(DEFAULT_LANES, args.serve or 0)
         plan = Plan(
             matches=args.matches,
             seed=args.seed,

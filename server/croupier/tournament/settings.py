@@ -111,8 +111,8 @@ def parser() -> argparse.ArgumentParser:
     run.add_argument(
         "--connections",
         type=_positive,
-        help="connections to the server, each sending its own batches (default: 2 per "
-        "worker with --serve, else 2)",
+        help="connections to the server, each sending its own batches (default: one per "
+        "worker with --serve, at least 2)",
     )
     run.add_argument(
         "--max-moves",
