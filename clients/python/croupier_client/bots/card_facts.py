@@ -86,6 +86,23 @@ def uno_symbol(card: int) -> int:
     return -1 if uno_is_black(card) else (card - 1) % 13
 
 
+def uno_card(colour: int, symbol: int) -> int:
+    """The UnoCard of a UnoColor enum value and a symbol index."""
+    return 1 + 13 * (colour - 1) + symbol
+
+
+def uno_matches(card: int, top: int, colour: int) -> bool:
+    """R3: a black card always; a coloured card of the current colour, or of
+    the top card's number (number on number) or symbol (action on action);
+    after a black top only the colour counts."""
+    if uno_is_black(card) or uno_colour(card) == colour:
+        return True
+    if uno_is_black(top):
+        return False
+    mine, theirs = uno_symbol(card), uno_symbol(top)
+    return mine == theirs
+
+
 def uno_points(card: int) -> int:
     """A card's value at scoring (R1): its number, 20 an action card, 50 a black card."""
     if uno_is_black(card):

@@ -29,14 +29,19 @@ from collections import Counter
 from collections.abc import Sequence
 
 from croupier_client.bots.card_facts import (
+    UNO_BLANK,
+    UNO_COLOURS,
     UNO_DECK,
     UNO_DRAW_TWO,
     UNO_REVERSE,
     UNO_SKIP,
+    UNO_WILD,
     UNO_WILD_DRAW_FOUR,
     best,
+    uno_card,
     uno_colour,
     uno_is_black,
+    uno_matches,
     uno_points,
     uno_symbol,
 )
@@ -144,8 +149,11 @@ class _Position:
         action = move.WhichOneof("action")
         game = self.game
         if action in ("play", "jump_in"):
-            play = move.jump_in if action == "jump_in" else move.play
-            return self.play_value(play) + (1.0 if action == "jump_in" else 0.0)
+            jump = action == "jump_in"
+            play = move.jump_in if jump else move.play
+            if self.options.misplay_penalty and not self.fits(play.card, jump):
+                return -_SIDE_ACTION  # U16 lists every card; a misplay costs 2
+            return self.play_value(play) + (1.0 if jump else 0.0)
         if action == "catch":
             offender = move.catch.seat
             caught = game.HasField("uno_offender") and game.uno_offender == offender
@@ -172,6 +180,48 @@ class _Position:
             # Keep the drawn card: worth it only for a black card.
             return -0.5
         return -_SIDE_ACTION
+
+    def fits(self, card: int, jump: bool) -> bool:
+        """Whether the rules allow a play of `card` now (R3, R4, R6, H1)."""
+        game, top, colour = self.game, self.top, self.colour
+        if jump:
+            return card == UNO_WILD if top == UNO_WILD else card == top and not uno_is_black(top)
+        if game.phase == uno.UNO_PHASE_RESPOND:
+            return card in self.answers()
+        if game.phase == uno.UNO_PHASE_DRAWN and card != game.drawn_card:
+            return False
+        if not uno_matches(card, top, colour):
+            return False
+        strict = self.options.wd4_enforcement == uno.UNO_WILD_DRAW_FOUR_ENFORCEMENT_STRICT
+        return not (card == UNO_WILD_DRAW_FOUR and strict and self.wild_draw_four_guilty(card))
+
+    def answers(self) -> set[int]:
+        """R6: the cards that answer the pending effect on the bot."""
+        game, options, colour = self.game, self.options, self.colour
+        if any(size == 0 for size in game.hand_sizes):
+            return set()  # the round is decided: a final effect has no answer
+        kind = game.pending_kind
+        out: set[int] = set()
+        if kind == uno.UNO_PENDING_KIND_DRAW_TWO:
+            deflect = options.draw2_response == uno.UNO_DRAW_TWO_RESPONSE_DEFLECT_ANY_COLOUR
+            if deflect or options.stacking:
+                out |= {uno_card(c, UNO_DRAW_TWO) for c in UNO_COLOURS}
+            if options.stack_mixed:
+                out.add(UNO_WILD_DRAW_FOUR)
+        elif kind == uno.UNO_PENDING_KIND_WILD_DRAW_FOUR:
+            named = uno.UNO_WILD_DRAW_FOUR_RESPONSE_DEFLECT_DRAW_TWO_NAMED_COLOUR
+            if options.wd4_response == named:
+                out.add(uno_card(colour, UNO_DRAW_TWO))
+            if options.stacking:
+                out.add(UNO_WILD_DRAW_FOUR)
+        elif kind == uno.UNO_PENDING_KIND_PLUS_TEN and options.stacking:
+            out.add(UNO_BLANK)
+        if options.reverse_bounce and kind != uno.UNO_PENDING_KIND_PLUS_TEN:
+            out.add(uno_card(colour, UNO_REVERSE))
+        skip_like = kind in (uno.UNO_PENDING_KIND_DRAW_TWO, uno.UNO_PENDING_KIND_SKIP)
+        if options.jump_in and skip_like and (self.top == UNO_WILD or uno_symbol(self.top) > 0):
+            out.add(self.top)
+        return out
 
     def play_value(self, play: uno.UnoMove.Play) -> float:
         card = play.card
