@@ -102,3 +102,29 @@ def test_bots_that_want_views_get_their_seats_views(tournament: Tournament) -> N
     )
     assert code == 0
     assert [e["faults"] for e in results["entrants"]] == [0, 0]
+
+
+def test_a_match_the_server_refuses_is_recorded_as_an_error(
+    tournament: Tournament, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from croupier.tournament.match import MatchPlay
+
+    moved = MatchPlay.moved
+
+    def corrupt_match_1(self: MatchPlay, move: bytes, answer: object) -> None:
+        moved(self, move, answer)  # type: ignore[arg-type]
+        if self.index == 1 and self.moves_played == 3:
+            self.state_bytes = b"\x10\x07"  # a state with only a schema version 7
+
+    monkeypatch.setattr(MatchPlay, "moved", corrupt_match_1)
+    code, out, results = tournament(
+        "--game", "chips_101", "--bot", "random", "--bot", "b=random", "--matches", "3"
+    )
+    assert code == 1
+    assert "1 match(es) ended in an error" in capsys.readouterr().err
+    assert results["unfinished"] == [[1, "error"]] and results["finished"] == 2
+    records = [record for _, record in read(out / "records.jsonl")]
+    assert [r.outcome for r in records] == ["over", "error", "over"]
+    assert "ApplyMoveBatch item error" in records[1].error and len(records[1].moves) == 3
+    capsys.readouterr()
+    assert replay.main([str(out / "records.jsonl")]) == 0  # the moves it made replay

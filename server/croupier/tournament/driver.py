@@ -5,9 +5,10 @@ The P matches are shared among L lanes, one connection and one thread each
 connections, not calls, over them: one connection would keep one worker
 busy). Each lane plays rounds; in a round it
 
-1. hands the matches of its share that need NewGame or NextDeal (with the
-   first ListLegalMoves and GetView of the deal) to a thread pool, and does
-   not wait for them: a match being dealt joins a later round;
+1. starts the deals of the matches of its share that need NewGame or
+   NextDeal (then the deal's first ListLegalMoves and GetView) as
+   asynchronous calls (deal_start.py), and does not wait for them: a match
+   whose deal is starting joins a later round;
 2. asks the bot of every other match for a move: bots in this process
    inline, bots behind a BotService from a thread pool, so that one slow
    remote bot does not serialize the round;
@@ -31,7 +32,7 @@ import queue
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -39,10 +40,11 @@ import grpc
 
 from croupier.engine.options import Value
 from croupier.tournament import schedule, wire
+from croupier.tournament.deal_start import DealStart
 from croupier.tournament.entrants import Entrant, Probe
 from croupier.tournament.match import Contradiction, MatchPlay, Stage
 from croupier.tournament.records import Record
-from croupier.v1 import game_pb2, service_pb2
+from croupier.v1 import game_pb2, service_pb2, service_pb2_grpc
 from croupier_client.bots import choose_index
 from croupier_client.bots.service import RemoteBot
 from croupier_client.client import CroupierClient, CroupierError, channel_options
@@ -53,7 +55,7 @@ from croupier_client.client import CroupierClient, CroupierError, channel_option
 # views). A call refused as too large is split in two and sent again.
 MAX_ITEMS_PER_CALL = 256
 CALL_TIMEOUT = 120.0  # seconds, any call of the harness to the server
-POOL_THREADS = 32  # each of the two pools: deal starts, remote bot calls
+POOL_THREADS = 32  # remote bot calls at once
 
 # Errors that say the server refused a state or move it answered itself: the
 # match is recorded as an error. Any other failed call stops the tournament.
@@ -136,7 +138,6 @@ class Driver:
         self._stopping = threading.Event()
         self._finished: queue.Queue[tuple[str, Any]] = queue.Queue()
         threads = max(1, min(POOL_THREADS, plan.parallel))
-        self.setup_pool = ThreadPoolExecutor(threads, thread_name_prefix="tournament-setup")
         self.bot_pool = ThreadPoolExecutor(threads, thread_name_prefix="tournament-bots")
 
     def run(self, on_record: Callable[[Record], None]) -> Counters:
@@ -162,7 +163,6 @@ class Driver:
             self._stopping.set()
             for thread in threads:
                 thread.join()
-            self.setup_pool.shutdown(cancel_futures=True)
             self.bot_pool.shutdown(cancel_futures=True)
             for lane in lanes:
                 self.counters.add(lane.counters)
@@ -262,8 +262,11 @@ class _Lane:
             response_deserializer=service_pb2.ApplyMoveBatchResponse.FromString,
         )
         self.active: list[MatchPlay] = []
-        # Matches whose NewGame or NextDeal (and first listing) is under way.
-        self.setups: dict[MatchPlay, Future[int]] = {}
+        self.stub = service_pb2_grpc.CroupierServiceStub(self.channel)
+        # Matches whose NewGame or NextDeal (and first listing) is under way,
+        # and the event their calls set when an answer comes.
+        self.starts: dict[MatchPlay, DealStart] = {}
+        self.wake = threading.Event()
 
     def main(self) -> None:
         try:
@@ -283,19 +286,28 @@ class _Lane:
 
     def _round(self) -> None:
         self.counters.rounds += 1
+        table, timeout = self.driver.table, CALL_TIMEOUT
         for match in self.active:
-            if match.stage in (Stage.START, Stage.DEAL) and match not in self.setups:
-                self.setups[match] = self.driver.setup_pool.submit(self._setup, match)
-        # A match being dealt is not waited for: it joins a later round.
-        ready = [m for m in self.active if m.stage is Stage.READY and m not in self.setups]
+            if match.stage in (Stage.START, Stage.DEAL) and match not in self.starts:
+                self.starts[match] = DealStart(match, self.stub, table, timeout, self.wake)
+        # A match whose deal is starting is not waited for: it joins a later round.
+        ready = [m for m in self.active if m.stage is Stage.READY and m not in self.starts]
         if ready:
             self._apply(self._choose(ready))
-        elif self.setups:
-            wait(self.setups.values(), return_when=FIRST_COMPLETED)
-        for match, future in list(self.setups.items()):
-            if future.done():
-                del self.setups[match]
-                self._set_up(match, future)
+        elif self.starts:
+            self.wake.wait(CALL_TIMEOUT)
+        self.wake.clear()
+        for match, start in list(self.starts.items()):
+            try:
+                done = start.advance()
+            except (Contradiction, CroupierError) as error:
+                if isinstance(error, CroupierError) and error.code not in _MATCH_ERRORS:
+                    raise TournamentFailed(f"match {match.index}: {error}") from error
+                match.failed(error)
+                done = True
+            if done:
+                self.counters.unary_calls += start.calls
+                del self.starts[match]
         still = []
         for match in self.active:
             if match.stage is Stage.DONE:
@@ -303,41 +315,6 @@ class _Lane:
             else:
                 still.append(match)
         self.active = still
-
-    def _set_up(self, match: MatchPlay, future: Future[int]) -> None:
-        try:
-            self.counters.unary_calls += future.result()
-        except (Contradiction, CroupierError) as error:
-            if isinstance(error, CroupierError) and error.code not in _MATCH_ERRORS:
-                raise TournamentFailed(f"match {match.index}: {error}") from error
-            match.failed(error)
-
-    def _setup(self, match: MatchPlay) -> int:
-        """NewGame or NextDeal, then the first listing of the deal; the
-        number of calls made."""
-        table, client = self.driver.table, self.client
-        if match.stage is Stage.START:
-            started = client.new_game(
-                table.game,
-                preset=table.preset,
-                seat_count=table.seats,
-                seed=match.record.seed,
-                options=table.options,
-            )
-            match.started(started.state)
-        else:
-            assert match.state is not None
-            match.dealt(client.next_deal(match.state).state)
-        state = match.state
-        assert state is not None
-        legal: dict[int, Sequence[service_pb2.LegalMove]] = {
-            seat: client.legal_moves(state, seat) for seat in state.acting_seats
-        }
-        match.legal = legal
-        seat, _ = match.actor()
-        views = {seat: client.view(state, seat)} if match.wants_view[seat] else {}
-        match.listed(legal, views)
-        return 1 + len(legal) + len(views)
 
     def _view(self, match: MatchPlay, seat: int) -> game_pb2.View:
         if not match.wants_view[seat]:
