@@ -175,7 +175,8 @@ class _Table:
                 }
         else:
             raise ValueError(f"CountingBot plays sto, one_hundred and chips_101, not {game!r}")
-        self._safe_cache: dict[tuple[int, int], bool] = {}
+        # Filled as decisions ask: a pack's effects times the totals reached.
+        self._plays_cache: dict[tuple[_Effect, int], tuple[int, ...]] = {}
         self.reserve = {card: self._reserve(card) for card in set(self.pack)}
 
     def after(self, card: int, choice: int, total: int) -> int:
@@ -191,10 +192,20 @@ class _Table:
 
     def safe(self, card: int, total: int) -> bool:
         """Whether some play of `card` keeps `total` within the limit."""
-        key = (card, total)
-        cached = self._safe_cache.get(key)
+        return bool(self.safe_plays(self.effects[card], total))
+
+    def safe_plays(self, effect: _Effect, total: int) -> tuple[int, ...]:
+        """The totals within the limit a card of `effect` may make from
+        `total`; for a black ace, the few an unseen one likely makes."""
+        key = (effect, total)
+        cached = self._plays_cache.get(key)
         if cached is None:
-            cached = self._safe_cache[key] = any(t <= self.limit for t in self.totals(card, total))
+            if effect.sets_any:
+                cached = tuple(t for t in _BLACK_ACE_TOTALS if t <= self.limit)
+            else:
+                made = (max(t, self.floor) for t in effect.totals(total, self.limit))
+                cached = tuple(t for t in made if t <= self.limit)
+            self._plays_cache[key] = cached
         return cached
 
     def _reserve(self, card: int) -> float:
@@ -216,7 +227,13 @@ class _Lookahead:
         unseen.subtract(self.hand)
         unseen.subtract(game.pile)
         unseen.subtract(game.leftovers)
-        self.unseen = {card: n for card, n in unseen.items() if n > 0}
+        # Cards that do the same are one kind to the look-ahead (suits
+        # rarely matter): the unseen cards counted by effect.
+        by_effect: Counter[_Effect] = Counter()
+        for card, n in unseen.items():
+            if n > 0:
+                by_effect[table.effects[card]] += n
+        self.unseen = dict(by_effect)
         self.unseen_count = sum(self.unseen.values())
         self.total = game.total
         self.sizes = list(game.hand_sizes)
@@ -245,8 +262,9 @@ class _Lookahead:
         """How many unseen cards have no safe play on `total`."""
         cached = self._stuck_cache.get(total)
         if cached is None:
+            plays = self.table.safe_plays
             cached = self._stuck_cache[total] = sum(
-                n for card, n in self.unseen.items() if not self.table.safe(card, total)
+                n for effect, n in self.unseen.items() if not plays(effect, total)
             )
         return cached
 
@@ -264,14 +282,10 @@ class _Lookahead:
         cached = self._leaves_cache.get(total)
         if cached is not None:
             return cached
-        table = self.table
+        plays = self.table.safe_plays
         weights: dict[int, float] = {}
-        for card, n in self.unseen.items():
-            effect = table.effects[card]
-            if effect.sets_any:
-                options = [t for t in _BLACK_ACE_TOTALS if t <= table.limit]
-            else:
-                options = [t for t in table.totals(card, total) if t <= table.limit]
+        for effect, n in self.unseen.items():
+            options = plays(effect, total)
             for t in options:
                 weights[t] = weights.get(t, 0.0) + n / len(options)
         whole = sum(weights.values())
