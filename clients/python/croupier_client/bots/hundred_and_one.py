@@ -81,7 +81,9 @@ class _Table:
     """The options of a 101 table, compiled into what the bot asks of a card."""
 
     def __init__(self, options: h101.HundredAndOneOptions) -> None:
-        self.options = options
+        # A copy: a part of a parsed view keeps the whole view alive.
+        self.options = h101.HundredAndOneOptions()
+        self.options.CopyFrom(options)
         self.version = options.effects
         hd = self.version == h101.HUNDRED_AND_ONE_EFFECTS_HD
         cl = self.version == h101.HUNDRED_AND_ONE_EFFECTS_CL
@@ -138,13 +140,12 @@ class _Table:
         """What a hand scores at the deal's end (C1, O17, O19, O20)."""
         options = self.options
         points = 0
-        queens = [card for card in hand if rank(card) == QUEEN]
-        lone = options.lone_queen_penalty and (
-            len(hand) == 1
-            and len(queens) == 1
-            or options.lone_queen_scope == h101.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ANY_SINGLE_QUEEN
-            and len(queens) == 1
+        queens = sum(1 for card in hand if rank(card) == QUEEN)
+        any_single = (
+            options.lone_queen_scope == h101.HUNDRED_AND_ONE_LONE_QUEEN_SCOPE_ANY_SINGLE_QUEEN
         )
+        # A19: a hand that is one Queen; ANY_SINGLE_QUEEN: any hand with one Queen.
+        lone = options.lone_queen_penalty and queens == 1 and (len(hand) == 1 or any_single)
         for card in hand:
             if card == _K_SPADES and options.kspades_in_hand_40:
                 points += 40
