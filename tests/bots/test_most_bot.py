@@ -149,6 +149,39 @@ def test_lays_off_once_melded(options: game_pb2.GameOptions) -> None:
     assert chosen(MostBot(seed=1), position, moves) == "LAY 8H ON 1 HIGH"
 
 
+def test_does_not_complete_a_meld_in_the_bridge(options: game_pb2.GameOptions) -> None:
+    # KH and 9S fit nothing of the hand, and the KH costs more; but QH and AH
+    # lie in the bridge, and with a KH on top anyone takes the QH and every
+    # newer card (R-M-21) for Q-K-A of hearts (R-M-10): the 9S goes.
+    hand = "KH 9S 4C 5C"
+    elsewhere = view(options, hand=hand, bridge="QS 3D AD")
+    assert chosen(MostBot(seed=1), elsewhere, offered(*discards(hand))) == "DISCARD KH"
+    position = view(options, hand=hand, bridge="QH 3D AH")
+    assert chosen(MostBot(seed=1), position, offered(*discards(hand))) == "DISCARD 9S"
+
+
+def test_keeps_from_the_opponent_the_card_his_takes_wait_for(
+    options: game_pb2.GameOptions,
+) -> None:
+    # KD and 9S fit nothing of the hand; the KD costs more, so a bot with no
+    # memory throws it. But the bot saw the opponent take KC-KS-2H from the
+    # bridge (R-M-21: in the open) and meld none of them: a KD in the bridge
+    # is his meld of kings, so it throws the 9S.
+    hand = "KD 5C 6C 9S"
+    fresh = MostBot(seed=1)
+    assert chosen(fresh, view(options, hand=hand), offered(*discards(hand))) == "DISCARD KD"
+
+    bot = MostBot(seed=1)
+    # Its last turn: it threw the 2H onto the bridge "4S KC KS".
+    first = view(options, hand="KD 5C 6C 2H", bridge="4S KC KS", stock=20)
+    assert chosen(bot, first, offered("DISCARD 2H")) == "DISCARD 2H"
+    # The opponent took the KC (with KS and 2H) and threw the 8H.
+    again = view(options, hand="KD 5C 6C", phase=DRAW, bridge="4S 8H", stock=19)
+    assert chosen(bot, again, offered("DRAW")) == "DRAW"
+    later = view(options, hand=hand, bridge="4S 8H", stock=18)
+    assert chosen(bot, later, offered(*discards(hand))) == "DISCARD 9S"
+
+
 def test_head_to_head_against_the_random_bot() -> None:
     # 1,000 seeded matches: about 93 % (see the bot's report); 20 matches
     # with fixed seeds are deterministic, and 0.7 is far below what they give.

@@ -18,14 +18,18 @@ Taking from the bridge (R-M-21) is valued by the hand it makes — the card
 named and every newer one: the points they bring to the table now against
 the loose cards they add — and compared with a blind draw. The discard is
 the card whose loss hurts the hand least, avoiding one that an opponent
-could take straight onto a table meld (`bridge_card_may_be_laid_off`).
+could meld at once: with cards of the bridge (he takes the oldest and every
+newer one, the discard with them), with cards he is known to hold (the bot
+remembers what the opponents took from the bridge this hand and has not
+seen since), or onto a table meld (`bridge_card_may_be_laid_off`); and a
+joker.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from croupier_client.bots.card_facts import best
 from croupier_client.bots.rummy import (
@@ -34,8 +38,10 @@ from croupier_client.bots.rummy import (
     Objective,
     TableMeld,
     best_packing,
+    completes_meld,
     is_joker,
     layable,
+    near,
     partial_outs,
     rank_of,
     unseen_counts,
@@ -48,6 +54,12 @@ STYLE = MeldStyle(wrap=True, max_jokers=99, max_sequence=RANKS)  # R-M-10, R-M-1
 JOKER_IN_HAND = 100  # R-M-03
 
 # Weights, in points.
+# The risk that a loose card is still in hand when the hand ends: RISK_EARLY
+# with a full stock, rising to 1 as the last RISK_STOCK cards are drawn, and
+# RISK_SHORT_HAND more once an opponent holds two cards or fewer.
+RISK_EARLY = 0.4
+RISK_STOCK = 30
+RISK_SHORT_HAND = 0.2
 CARD_COST = 3.0  # a loose card: one more step before going out
 IN_HAND_MELD = 0.5  # a card of a meld not yet laid
 LAY_COST = 0.5  # a card a table meld takes: it goes this turn
@@ -55,6 +67,11 @@ OUT_WORTH = 1.0  # each unseen card that would make a near-meld whole
 MAX_OUTS = 4
 DANGER_LAYABLE = 8.0  # a discard an opponent may take onto a table meld
 DANGER_JOKER = 20.0  # a joker into the bridge helps whoever takes it
+# A discard that makes a meld with cards an opponent is known to hold (taken
+# from the bridge and not yet melded or thrown back) or with cards of the
+# bridge: he takes it and scores.
+DANGER_FEEDS = 15.0
+DANGER_NEAR = 3.0  # one that pairs with a card he is known to hold
 
 
 def card_value(card: int) -> int:
@@ -84,10 +101,40 @@ class _Rules:
         )
 
 
+@dataclass
+class _Memory:
+    """What the bot remembers of its match: the bridge as it left it, and
+    the cards the opponents took from it since (public: R-M-21 takes face
+    up). Forgotten at every new hand."""
+
+    deal: int = -1
+    bridge: list[int] = field(default_factory=list)  # right after its discard
+    stock: int = 0
+    taken: set[int] = field(default_factory=set)
+
+    def turn_begins(self, view: game_pb2.View) -> None:
+        v = view.most
+        if view.match.deal_number != self.deal:
+            self.deal = view.match.deal_number
+            self.taken = set()
+        elif v.stock_size <= self.stock:  # else the bridge became the stock
+            now = list(v.bridge)
+            kept = 0
+            while kept < min(len(now), len(self.bridge)) and now[kept] == self.bridge[kept]:
+                kept += 1
+            self.taken.update(card for card in self.bridge[kept:] if card not in now)
+        self.bridge = []
+
+    def discarded(self, view: game_pb2.View, card: int) -> None:
+        self.deal = view.match.deal_number
+        self.bridge = [*view.most.bridge, card]
+        self.stock = view.most.stock_size
+
+
 class _Position:
     """One decision's view of the table, and the hand evaluation."""
 
-    def __init__(self, view: game_pb2.View) -> None:
+    def __init__(self, view: game_pb2.View, known: frozenset[int] = frozenset()) -> None:
         v = view.most
         self.view = v
         self.seat = view.seat
@@ -95,7 +142,7 @@ class _Position:
         self.hand: list[int] = [int(card) for card in v.hand]
         self.melded = len(v.melded) > self.seat and bool(v.melded[self.seat])
         melds = []
-        seen = list(v.hand) + list(v.bridge)
+        seen: list[int] = [*v.hand, *v.bridge]
         self.stood_for: dict[int, int] = {}  # card a table joker stands for -> meld owner
         for meld in v.melds:
             identities, jokers = _identities(meld)
@@ -104,6 +151,11 @@ class _Position:
             seen.extend(meld.joker_as)  # R-M-13: a card stood for is nowhere else
             for identity in meld.joker_as:
                 self.stood_for[identity] = meld.owner
+        # What the opponents are known to hold: taken from the bridge, not
+        # seen since.
+        self.known = known - set(seen)
+        self.bridge = frozenset(int(card) for card in v.bridge)
+        seen.extend(self.known)
         takes, self.takes_joker = layable(melds)
         # R-M-13: a card a table joker stands for is only exchanged, never laid.
         self.takes = takes - set(self.stood_for)
@@ -112,12 +164,12 @@ class _Position:
             self.unseen[stood] = 0
         # The risk that the hand ends before a loose card leaves it.
         stock = v.stock_size
-        risk = 0.4 + 0.6 * max(0.0, 1.0 - stock / 30)
+        risk = RISK_EARLY + (1 - RISK_EARLY) * max(0.0, 1.0 - stock / RISK_STOCK)
         shortest = min(
             (size for seat, size in enumerate(v.hand_sizes) if seat != self.seat), default=6
         )
-        if shortest <= 2:
-            risk = min(1.0, risk + 0.2)
+        if shortest <= 2:  # an opponent may go out any turn now
+            risk = min(1.0, risk + RISK_SHORT_HAND)
         self.risk = round(risk * 20) / 20  # a few objectives, so packings are cached
         # A loose joker early in the hand is soon in a meld; late it may stay
         # and cost its hundred.
@@ -178,12 +230,20 @@ class _Position:
         return 0.0
 
     def danger(self, card: int) -> float:
-        """What a discard risks handing to the next seat."""
+        """What a discard risks handing to an opponent."""
         if is_joker(card):
             return DANGER_JOKER
+        risk = 0.0
         if self.rules.bridge_lay_off and card in self.takes:
-            return DANGER_LAYABLE
-        return 0.0
+            risk += DANGER_LAYABLE
+        # An opponent may take any card of the bridge with every newer one,
+        # the discard included, and meld them with what he holds.
+        companions = self.known | self.bridge
+        if companions and completes_meld(card, companions, STYLE):
+            risk += DANGER_FEEDS + card_value(card)
+        elif any(near(card, held, STYLE) for held in self.known):
+            risk += DANGER_NEAR
+        return risk
 
     def draw_cost(self) -> float:
         """What a blind draw from the stock is expected to cost: a loose card."""
@@ -241,6 +301,7 @@ class MostBot:
         self.game = game
         self.seed = seed
         self._random = random.Random(seed)
+        self._memory = _Memory()
 
     def __repr__(self) -> str:
         return f"MostBot(seed={self.seed})"
@@ -254,12 +315,20 @@ class MostBot:
             raise ValueError("no legal move to choose from")
         if view.WhichOneof("game_view") != "most":
             raise ValueError(f"MostBot needs a «Мост» view, got {view.WhichOneof('game_view')!r}")
-        if len(moves) == 1:
-            return moves[0]
-        position = _Position(view)
+        memory = self._memory
         if view.most.phase == most_pb2.MOST_PHASE_DRAW:
-            return self._draw(position, moves)
-        return self._play(position, moves)
+            memory.turn_begins(view)
+        if len(moves) == 1:
+            choice = moves[0]
+        else:
+            position = _Position(view, frozenset(memory.taken))
+            if view.most.phase == most_pb2.MOST_PHASE_DRAW:
+                choice = self._draw(position, moves)
+            else:
+                choice = self._play(position, moves)
+        if choice.move.most.WhichOneof("action") == "discard":
+            memory.discarded(view, choice.move.most.discard.card)
+        return choice
 
     def _draw(
         self, position: _Position, moves: Sequence[service_pb2.LegalMove]

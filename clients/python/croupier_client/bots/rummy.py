@@ -377,6 +377,27 @@ def _pair_outs(a: int, b: int, style: MeldStyle, unseen: Counter[int]) -> int:
     return best
 
 
+def completes_meld(card: int, held: Iterable[int], style: MeldStyle) -> bool:
+    """Whether `card` makes a meld with some of the cards `held`."""
+    return any(card in t.naturals for t in templates([card, *held], style))
+
+
+def near(a: int, b: int, style: MeldStyle) -> bool:
+    """Whether two naturals are half of one meld (same rank, different
+    suits; or same suit, at most two ranks apart)."""
+    if is_joker(a) or is_joker(b) or a == b:
+        return False
+    if rank_of(a) == rank_of(b):
+        return suit_of(a) != suit_of(b)
+    if suit_of(a) != suit_of(b):
+        return False
+    return any(
+        abs(pa - pb) <= 2 or (style.wrap and RANKS - abs(pa - pb) <= 2)
+        for pa in style.positions_of(rank_of(a))
+        for pb in style.positions_of(rank_of(b))
+    )
+
+
 @dataclass(frozen=True)
 class TableMeld:
     """A meld on the table as far as lay-offs go: which cards it still takes."""
