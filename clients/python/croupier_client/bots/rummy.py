@@ -166,14 +166,15 @@ def _templates(hand: tuple[int, ...], style: MeldStyle) -> tuple[Template, ...]:
                     identities = tuple(card_of(rank, s) for s in missing[:extra])
                     out.append(Template(chosen, extra, SET_SUIT, (rank,), identities))
     for suit in range(SUITS):
-        held = {p for card in naturals if suit_of(card) == suit for p in _positions(card, style)}
+        held = {
+            p
+            for card in naturals
+            if suit_of(card) == suit
+            for p in style.positions_of(rank_of(card))
+        }
         if held:
             out.extend(_sequences(suit, held, jokers, style))
     return tuple(out)
-
-
-def _positions(card: int, style: MeldStyle) -> tuple[int, ...]:
-    return style.positions_of(rank_of(card))
 
 
 def _sequences(suit: int, held: set[int], jokers: int, style: MeldStyle) -> list[Template]:
@@ -205,8 +206,9 @@ def _sequences(suit: int, held: set[int], jokers: int, style: MeldStyle) -> list
                     break
             if length < 3 or len(gaps) == length:
                 continue
-            if positions[-1] not in held and len(gaps) > 0 and positions[0] not in held:
-                # Jokers at both ends only: the same naturals fit a shorter window.
+            if positions[0] not in held and positions[-1] not in held:
+                # Jokers at both ends: the same naturals fit a shorter window,
+                # which leaves a joker for another meld.
                 continue
             template = _sequence_template(suit, positions, gaps, style)
             if template is not None:

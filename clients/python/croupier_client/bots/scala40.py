@@ -27,6 +27,7 @@ import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 from croupier_client.bots.card_facts import best
 from croupier_client.bots.rummy import (
@@ -39,9 +40,9 @@ from croupier_client.bots.rummy import (
     best_packing,
     is_joker,
     layable,
+    near,
     partial_outs,
     rank_of,
-    suit_of,
     unseen_counts,
     without,
 )
@@ -60,10 +61,12 @@ DRAW_COST = 8.0  # what a blind draw from the stock is expected to cost
 DANGER_LAYABLE = 20.0  # a discard the next seat may take and lay off
 DANGER_NEAR_TAKEN = 6.0  # a discard near a card the next seat took
 SAFE_RANK = 2.0  # a discard of a rank the next seat threw away
+DANGER_JOKER = 20.0  # a joker is everybody's card (V24 lets some be thrown)
 # Unopened: the opening's value, and how loose cards count.
 OPEN_VALUE = 1.0
 OPEN_READY = 30.0  # the packing reaches 40: the seat opens next turn
 UNOPENED_PENALTY = 0.3
+JOKER_UNOPENED = 4.0  # a loose joker: half of any near-meld
 
 _STANDARD = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 11)  # by position 1..14
 _COURT = (0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14)  # V5
@@ -83,10 +86,9 @@ class _Rules:
         return _rules(options.SerializeToString())
 
 
+@lru_cache(maxsize=64)
 def _rules(key: bytes) -> _Rules:
-    cached = _RULES.get(key)
-    if cached is not None:
-        return cached
+    # Keyed by the options' bytes: a table's options never change.
     options = scala40_pb2.Scala40Options.FromString(key)
     values = _COURT if options.court_values_11_14 else _STANDARD
     joker_penalty = 14 if options.court_values_11_14 else 25
@@ -101,19 +103,15 @@ def _rules(key: bytes) -> _Rules:
     opening = Objective(tuple(float(v) for v in values), set_values, None, 0.5)
     by_position = tuple(float(values[14] if p in (1, 14) else values[p]) for p in range(15))
     deadwood = Objective(by_position, set_values, float(joker_penalty), CARD_COST)
-    rules = _Rules(style, tuple(penalty), opening, deadwood)
-    _RULES[key] = rules
-    return rules
-
-
-_RULES: dict[bytes, _Rules] = {}
+    return _Rules(style, tuple(penalty), opening, deadwood)
 
 
 @dataclass
 class _Memory:
-    """What the bot remembers of its match: its last discard, and what the
+    """What the bot remembers of its deal: its last discard, and what the
     next seat took from the pile or threw on it (two seats only)."""
 
+    deal: int = -1
     last_discard: int = 0
     pile_length: int = 0  # the pile's length right after that discard
     taken_by_next: Counter[int] = field(default_factory=Counter)
@@ -145,6 +143,7 @@ class _Position:
             and bool(v.opened[self.next_seat])
         )
         self.memory = memory
+        self.deal = view.match.deal_number
         self.two_seats = sum(1 for s in view.seats if not s.eliminated) == 2
 
     def evaluate(self, hand: Sequence[int], opened: bool) -> float:
@@ -182,19 +181,19 @@ class _Position:
             # A near-meld of high cards brings the opening nearer.
             score += worth * (0.5 + rules.penalty[card] / 20)
             score -= UNOPENED_PENALTY * rules.penalty[card]
-        score += 4.0 * packing.jokers_left
+        score += JOKER_UNOPENED * packing.jokers_left
         return score
 
     def danger(self, card: int) -> float:
         """What a discard risks handing to the next seat."""
         if is_joker(card):
-            return DANGER_LAYABLE  # a joker is everybody's card
+            return DANGER_JOKER
         risk = 0.0
         if self.next_opened and card in self.takes:
             risk += DANGER_LAYABLE
         if self.two_seats:
             for taken in self.memory.taken_by_next:
-                if _near(card, taken):
+                if near(card, taken, self.rules.style):
                     risk += DANGER_NEAR_TAKEN
                     break
             if any(rank_of(t) == rank_of(card) for t in self.memory.thrown_by_next):
@@ -223,15 +222,6 @@ def _next_seat(view: game_pb2.View) -> int | None:
         if not view.seats[seat].eliminated:
             return seat
     return None
-
-
-def _near(a: int, b: int) -> bool:
-    """Would `a` fit a meld with `b` (same rank, or same suit within two)?"""
-    if is_joker(b):
-        return False
-    if rank_of(a) == rank_of(b):
-        return True
-    return suit_of(a) == suit_of(b) and abs(rank_of(a) - rank_of(b)) <= 2
 
 
 def _after(
@@ -301,6 +291,8 @@ class Scala40Bot:
             return self._draw(position, moves)
         choice = self._play(position, moves)
         if choice.move.scala40.WhichOneof("action") == "discard":
+            if self._memory.deal != position.deal:
+                self._memory = _Memory(deal=position.deal)
             self._memory.last_discard = choice.move.scala40.discard.card
             self._memory.pile_length = len(position.view.discard) + 1
         return choice
@@ -309,6 +301,9 @@ class Scala40Bot:
         """At the start of a turn: did the next seat take the last discard?"""
         memory = self._memory
         pile = position.view.discard
+        if position.deal != memory.deal:
+            self._memory = _Memory(deal=position.deal)
+            return
         if not position.two_seats or not memory.last_discard or memory.pile_length < 2:
             return
         if len(pile) == memory.pile_length:
