@@ -52,6 +52,7 @@ from croupier_client.v1 import game_pb2, most_pb2, service_pb2
 COPIES, JOKERS = 1, 2  # R-M-01: one pack and two jokers
 STYLE = MeldStyle(wrap=True, max_jokers=99, max_sequence=RANKS)  # R-M-10, R-M-14
 JOKER_IN_HAND = 100  # R-M-03
+AVERAGE_VALUE = 7.5  # of a natural (R-M-03: eight ranks of 5, four of 10, the ace 15)
 
 # Weights, in points.
 # The risk that a loose card is still in hand when the hand ends: RISK_EARLY
@@ -74,15 +75,13 @@ DANGER_FEEDS = 15.0
 DANGER_NEAR = 3.0  # one that pairs with a card he is known to hold
 
 
+# R-M-03 by rank index: 2-9 are 5, 10 J Q K 10, the ace 15.
+_VALUES = tuple(15.0 if rank == RANKS - 1 else 10.0 if rank >= 8 else 5.0 for rank in range(RANKS))
+
+
 def card_value(card: int) -> int:
     """What a natural scores on the table or costs in hand (R-M-03)."""
-    rank = rank_of(card)
-    if rank == RANKS - 1:
-        return 15
-    return 10 if rank >= 8 else 5
-
-
-_VALUES = tuple(float(15 if rank == RANKS - 1 else 10 if rank >= 8 else 5) for rank in range(RANKS))
+    return int(_VALUES[rank_of(card)])
 
 
 @dataclass(frozen=True)
@@ -160,8 +159,6 @@ class _Position:
         # R-M-13: a card a table joker stands for is only exchanged, never laid.
         self.takes = takes - set(self.stood_for)
         self.unseen = unseen_counts(COPIES, JOKERS, seen)
-        for stood in self.stood_for:
-            self.unseen[stood] = 0
         # The risk that the hand ends before a loose card leaves it.
         stock = v.stock_size
         risk = RISK_EARLY + (1 - RISK_EARLY) * max(0.0, 1.0 - stock / RISK_STOCK)
@@ -247,7 +244,7 @@ class _Position:
 
     def draw_cost(self) -> float:
         """What a blind draw from the stock is expected to cost: a loose card."""
-        return self.risk * 7.5 + CARD_COST - OUT_WORTH
+        return self.risk * AVERAGE_VALUE + CARD_COST - OUT_WORTH
 
 
 def _identities(meld: most_pb2.MostMeld) -> tuple[list[int], int]:
