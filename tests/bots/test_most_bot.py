@@ -19,7 +19,7 @@ from croupier.inprocess import InProcess
 from croupier_client import playout
 from croupier_client.bots import Bot, RandomBot
 from croupier_client.bots.most import MostBot
-from croupier_client.v1 import game_pb2, most_pb2, service_pb2
+from croupier_client.v1 import game_pb2, most_pb2, scala40_pb2, service_pb2
 
 PLAY = most_pb2.MOST_PHASE_PLAY
 DRAW = most_pb2.MOST_PHASE_DRAW
@@ -180,6 +180,15 @@ def test_keeps_from_the_opponent_the_card_his_takes_wait_for(
     assert chosen(bot, again, offered("DRAW")) == "DRAW"
     later = view(options, hand=hand, bridge="4S 8H", stock=18)
     assert chosen(bot, later, offered(*discards(hand))) == "DISCARD 9S"
+
+
+def test_refuses_no_moves_and_another_game(options: game_pb2.GameOptions) -> None:
+    bot = MostBot(seed=1)
+    with pytest.raises(ValueError, match="no legal move"):
+        bot.choose(view(options, hand="KS 4C 5C 2D"), [])
+    wrong = game_pb2.View(seat=0, game="scala40", scala40=scala40_pb2.Scala40View())
+    with pytest.raises(ValueError, match="«Мост» view, got 'scala40'"):
+        bot.choose(wrong, offered(*discards("KS 4C")))
 
 
 def test_head_to_head_against_the_random_bot() -> None:

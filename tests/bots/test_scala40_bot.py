@@ -19,7 +19,7 @@ from croupier.inprocess import InProcess
 from croupier_client import playout
 from croupier_client.bots import Bot, RandomBot
 from croupier_client.bots.scala40 import Scala40Bot
-from croupier_client.v1 import game_pb2, scala40_pb2, service_pb2
+from croupier_client.v1 import game_pb2, most_pb2, scala40_pb2, service_pb2
 
 PLAY = scala40_pb2.SCALA40_PHASE_PLAY
 DRAW = scala40_pb2.SCALA40_PHASE_DRAW
@@ -168,6 +168,15 @@ def test_keeps_away_from_what_the_next_seat_took(options: game_pb2.GameOptions) 
     again = view(options, hand="5C KD KC", phase=DRAW, discard="4D 10C 2S")
     assert chosen(bot, again, offered("DRAW")) == "DRAW"
     assert chosen(bot, view(options, hand=hand), offered(*discards(hand))) == "DISCARD 5C"
+
+
+def test_refuses_no_moves_and_another_game(options: game_pb2.GameOptions) -> None:
+    bot = Scala40Bot(seed=1)
+    with pytest.raises(ValueError, match="no legal move"):
+        bot.choose(view(options, hand="KS 4C 5C 2D"), [])
+    wrong = game_pb2.View(seat=0, game="most", most=most_pb2.MostView())
+    with pytest.raises(ValueError, match="Scala 40 view, got 'most'"):
+        bot.choose(wrong, offered(*discards("KS 4C")))
 
 
 def test_head_to_head_against_the_random_bot() -> None:
