@@ -10,12 +10,13 @@ encoder adds its own segments in `game_segments` and fills them in
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
+from typing import Protocol
 
 import numpy as np
 from google.protobuf.message import Message
 
-from croupier.rl.layout import UNBOUNDED, Layout, relative, set_one_hot
+from croupier.rl.layout import UNBOUNDED, Layout, add_counts, relative, set_one_hot
 from croupier.v1 import game_pb2
 
 _PHASES = (
@@ -23,6 +24,22 @@ _PHASES = (
     game_pb2.MATCH_PHASE_DEAL_OVER,
     game_pb2.MATCH_PHASE_MATCH_OVER,
 )
+
+
+class HandAndPileView(Protocol):
+    """The fields a game view with a hand and a discard pile shares."""
+
+    @property
+    def hand(self) -> Sequence[int]: ...
+
+    @property
+    def hand_sizes(self) -> Sequence[int]: ...
+
+    @property
+    def stock_size(self) -> int: ...
+
+    @property
+    def discard(self) -> Sequence[int]: ...  # bottom first
 
 
 class Encoder:
@@ -86,6 +103,26 @@ class Encoder:
         return out
 
     # -- helpers for the games' encoders ------------------------------------------
+
+    def hand_and_pile_segments(self, layout: Layout, cards: int, copies: int, deck: int) -> None:
+        """The segments of a game with a hand, hand sizes, a stock and a
+        face-up discard pile (101, UNO, Scala 40), in this order: `cards`
+        card values, at most `copies` of each, `deck` cards in all."""
+        self._hand = layout.add("hand", cards, 0, copies)
+        self._hand_sizes = layout.add("hand_sizes", self.seats, 0, deck)
+        self._stock = layout.add("stock_size", 1, 0, deck)
+        self._top = layout.add("discard_top", cards)
+        self._discard = layout.add("discard", cards, 0, copies)
+
+    def encode_hand_and_pile(self, out: np.ndarray, v: HandAndPileView, viewer: int) -> None:
+        """Fill the segments of `hand_and_pile_segments` from a game view."""
+        add_counts(out, self._hand, v.hand)
+        self.seat_values(out, self._hand_sizes, v.hand_sizes, viewer)
+        out[self._stock] = v.stock_size
+        discard = v.discard[:]
+        if discard:
+            add_counts(out, self._top, discard[-1:])
+        add_counts(out, self._discard, discard)
 
     def seat_one_hot(self, out: np.ndarray, start: int, seat: int, viewer: int) -> None:
         """A relative seat one-hot over `seats` values."""

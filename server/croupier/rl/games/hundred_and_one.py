@@ -40,11 +40,7 @@ class HundredAndOneEncoder(Encoder):
 
     def game_segments(self, layout: Layout) -> None:
         n = self.seats
-        self._hand = layout.add("hand", CARDS)
-        self._hand_sizes = layout.add("hand_sizes", n, 0, CARDS)
-        self._stock = layout.add("stock_size", 1, 0, CARDS)
-        self._top = layout.add("discard_top", CARDS)
-        self._discard = layout.add("discard", CARDS)
+        self.hand_and_pile_segments(layout, CARDS, 1, CARDS)
         self._suit = layout.add("active_suit", SUIT_VALUES)
         self._reversed = layout.add("reversed", 1)
         self._phase = layout.add("phase", PHASES)
@@ -56,13 +52,7 @@ class HundredAndOneEncoder(Encoder):
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
         v = view.hundred_and_one
         me = view.seat
-        add_counts(out, self._hand, v.hand)
-        self.seat_values(out, self._hand_sizes, v.hand_sizes, me)
-        out[self._stock] = v.stock_size
-        discard = v.discard[:]
-        if discard:
-            add_counts(out, self._top, discard[-1:])
-        add_counts(out, self._discard, discard)
+        self.encode_hand_and_pile(out, v, me)
         set_one_hot(out, self._suit, v.active_suit)
         out[self._reversed] = float(v.reversed)
         set_one_hot(out, self._phase, v.phase)

@@ -28,11 +28,7 @@ class Scala40Encoder(Encoder):
 
     def game_segments(self, layout: Layout) -> None:
         n = self.seats
-        self._hand = layout.add("hand", CARDS, 0, COPIES)
-        self._hand_sizes = layout.add("hand_sizes", n, 0, DECK)
-        self._stock = layout.add("stock_size", 1, 0, DECK)
-        self._top = layout.add("discard_top", CARDS)
-        self._discard = layout.add("discard", CARDS, 0, COPIES)
+        self.hand_and_pile_segments(layout, CARDS, COPIES, DECK)
         self._table = layout.add("table_cards", CARDS, 0, COPIES)
         self._joker_as = layout.add("table_joker_identities", CARDS, 0, 2 * COPIES)
         self._melds = layout.add("melds_by_owner", n, 0, DECK)
@@ -52,13 +48,7 @@ class Scala40Encoder(Encoder):
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
         v = view.scala40
         me = view.seat
-        add_counts(out, self._hand, v.hand)
-        self.seat_values(out, self._hand_sizes, v.hand_sizes, me)
-        out[self._stock] = v.stock_size
-        discard = v.discard[:]
-        if discard:
-            add_counts(out, self._top, discard[-1:])
-        add_counts(out, self._discard, discard)
+        self.encode_hand_and_pile(out, v, me)
         for meld in v.melds:
             add_counts(out, self._table, meld.cards)
             add_counts(out, self._joker_as, meld.joker_as)

@@ -79,11 +79,7 @@ class UnoEncoder(Encoder):
 
     def game_segments(self, layout: Layout) -> None:
         n = self.seats
-        self._hand = layout.add("hand", CARDS, 0, COPIES)
-        self._hand_sizes = layout.add("hand_sizes", n, 0, DECK)
-        self._stock = layout.add("stock_size", 1, 0, DECK)
-        self._top = layout.add("discard_top", CARDS)
-        self._discard = layout.add("discard", CARDS, 0, COPIES)
+        self.hand_and_pile_segments(layout, CARDS, COPIES, DECK)
         self._colour = layout.add("colour", COLOUR_VALUES)
         self._reversed = layout.add("reversed", 1)
         self._phase = layout.add("phase", PHASES)
@@ -114,13 +110,7 @@ class UnoEncoder(Encoder):
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
         v = view.uno
         me = view.seat
-        add_counts(out, self._hand, v.hand)
-        self.seat_values(out, self._hand_sizes, v.hand_sizes, me)
-        out[self._stock] = v.stock_size
-        discard = v.discard[:]
-        if discard:
-            add_counts(out, self._top, discard[-1:])
-        add_counts(out, self._discard, discard)
+        self.encode_hand_and_pile(out, v, me)
         set_one_hot(out, self._colour, v.colour)
         out[self._reversed] = float(v.reversed)
         set_one_hot(out, self._phase, v.phase)
