@@ -135,7 +135,7 @@ def _summary(
         "- A shared win counts a half; the interval is the 95 % Wilson score interval of the "
         f"heuristic bot's win rate; *above 60 %* means its lower end is above {THRESHOLD:.0%}.",
         "- Each game's own report (ratings, throughput, plot): "
-        "`reports/tournament/<game>-<preset>/REPORT.md`.",
+        f"`{args.out}/<game>-<preset>/REPORT.md`.",
         "",
         "| game | preset | seats | matches | heuristic wins | win rate | 95 % interval "
         "| above 60 % | faults (heuristic / random) | unfinished | moves | moves/s "
