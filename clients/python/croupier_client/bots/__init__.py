@@ -36,6 +36,43 @@ class Bot(Protocol):
         ...
 
 
+class HeuristicBot:
+    """What the built-in heuristic bots share: made for one seat of one match
+    (`game`, `seed`), they read their view, their generator breaks ties only,
+    and `choose` checks what it is given before the game's own `decide`."""
+
+    wants_view = True
+    # The View oneof fields the bot reads, and how its error names them.
+    view_fields: tuple[str, ...] = ()
+    view_name = ""
+
+    def __init__(self, game: str = "", seed: int = 0) -> None:
+        self.game = game
+        self.seed = seed
+        self._random = random.Random(seed)
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(game={self.game!r}, seed={self.seed})"
+
+    def choose(
+        self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
+    ) -> service_pb2.LegalMove:
+        """One of `moves` by the game's heuristics; ValueError when there is
+        no move, or the view is of a game this bot does not play."""
+        if not moves:
+            raise ValueError("no legal move to choose from")
+        kind = view.WhichOneof("game_view")
+        if kind not in self.view_fields:
+            raise ValueError(f"{type(self).__name__} needs {self.view_name} view, got {kind!r}")
+        return self.decide(view, moves)
+
+    def decide(
+        self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
+    ) -> service_pb2.LegalMove:
+        """The game's choice among `moves` (at least one), on its own view."""
+        raise NotImplementedError
+
+
 # Makes the bot of one seat of one match: (game, seed) -> Bot.
 BotFactory = Callable[[str, int], Bot]
 
@@ -126,6 +163,7 @@ def choose_index(bot: Bot, view: game_pb2.View, moves: Sequence[service_pb2.Lega
 __all__ = [
     "HEURISTIC_BOTS",
     "Bot",
+    "HeuristicBot",
     "BotFactory",
     "RandomBot",
     "bot_factory",

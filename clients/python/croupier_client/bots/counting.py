@@ -27,12 +27,12 @@ It reads only its View and the legal moves.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from math import comb
 
+from croupier_client.bots import HeuristicBot
 from croupier_client.bots.card_facts import (
     ACE,
     CLUBS,
@@ -361,20 +361,16 @@ def _stakes(table: _Table, view: game_pb2.View, opponents: int) -> _Stakes:
     return _Stakes(1.0, 1.5 if me <= 1 else 1.0, 0.0, 0.0)
 
 
-class CountingBot:
+class CountingBot(HeuristicBot):
     """Heuristic player of «Сто», One Hundred and 101 with chips: looks one
     round ahead for busts, keeps safe cards for the end, uses card choices."""
 
-    wants_view = True
+    view_fields = ("sto", "one_hundred", "chips_101")
+    view_name = "a counting"
 
     def __init__(self, game: str = "", seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self._random = random.Random(seed)
+        super().__init__(game, seed)
         self._tables: dict[bytes, _Table] = {}
-
-    def __repr__(self) -> str:
-        return f"CountingBot(game={self.game!r}, seed={self.seed})"
 
     def _table(self, view: game_pb2.View) -> _Table:
         key = view.game.encode() + view.options.SerializeToString()
@@ -383,16 +379,11 @@ class CountingBot:
             table = self._tables[key] = _Table(view)
         return table
 
-    def choose(
+    def decide(
         self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
     ) -> service_pb2.LegalMove:
-        """The best-scored of `moves`; ValueError when there is none or the
-        view is not of a counting game."""
-        if not moves:
-            raise ValueError("no legal move to choose from")
+        """The best-scored of `moves`."""
         kind = view.WhichOneof("game_view")
-        if kind not in ("sto", "one_hundred", "chips_101"):
-            raise ValueError(f"CountingBot needs a counting view, got {view.game!r}")
         if len(moves) == 1:
             return moves[0]
         game: counting.CountingView = getattr(view, kind)

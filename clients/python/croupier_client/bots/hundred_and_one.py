@@ -23,10 +23,10 @@ It reads only its View and the legal moves; one instance plays one seat.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from croupier_client.bots import HeuristicBot
 from croupier_client.bots.card_facts import (
     ACE,
     KING,
@@ -294,20 +294,16 @@ class _Planner:
         return value
 
 
-class HundredAndOneBot:
+class HundredAndOneBot(HeuristicBot):
     """Heuristic 101 player: sheds high values, keeps Queens, chains the
     plays that keep the turn, passes penalties on, minds the deal's end."""
 
-    wants_view = True
+    view_fields = ("hundred_and_one",)
+    view_name = "a hundred_and_one"
 
     def __init__(self, game: str = "", seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self._random = random.Random(seed)
+        super().__init__(game, seed)
         self._tables: dict[bytes, _Table] = {}
-
-    def __repr__(self) -> str:
-        return f"HundredAndOneBot(seed={self.seed})"
 
     def _table(self, view: game_pb2.View) -> _Table:
         options = view.options.hundred_and_one
@@ -317,15 +313,10 @@ class HundredAndOneBot:
             table = self._tables[key] = _Table(options)
         return table
 
-    def choose(
+    def decide(
         self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
     ) -> service_pb2.LegalMove:
-        """The best-scored of `moves`; ValueError when there is none or the
-        view is not a 101 view."""
-        if not moves:
-            raise ValueError("no legal move to choose from")
-        if view.WhichOneof("game_view") != "hundred_and_one":
-            raise ValueError(f"HundredAndOneBot needs a hundred_and_one view, got {view.game!r}")
+        """The best-scored of `moves`."""
         if len(moves) == 1:
             return moves[0]
         planner = _Planner(self._table(view), view)

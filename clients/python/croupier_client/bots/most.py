@@ -27,10 +27,10 @@ joker.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from croupier_client.bots import HeuristicBot
 from croupier_client.bots.card_facts import best
 from croupier_client.bots.rummy import (
     RANKS,
@@ -289,29 +289,20 @@ def _after(hand: list[int], move: most_pb2.MostMove, view: most_pb2.MostView) ->
     return list(hand)
 
 
-class MostBot:
+class MostBot(HeuristicBot):
     """Plays one seat of one «Мост» match by the heuristics above."""
 
-    wants_view = True
+    view_fields = ("most",)
+    view_name = "a «Мост»"
 
     def __init__(self, game: str = "", seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self._random = random.Random(seed)
+        super().__init__(game, seed)
         self._memory = _Memory()
 
-    def __repr__(self) -> str:
-        return f"MostBot(seed={self.seed})"
-
-    def choose(
+    def decide(
         self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
     ) -> service_pb2.LegalMove:
-        """The move worth most by the evaluation above; ValueError without
-        moves or without a «Мост» view."""
-        if not moves:
-            raise ValueError("no legal move to choose from")
-        if view.WhichOneof("game_view") != "most":
-            raise ValueError(f"MostBot needs a «Мост» view, got {view.WhichOneof('game_view')!r}")
+        """The move worth most by the evaluation above."""
         memory = self._memory
         if view.most.phase == most_pb2.MOST_PHASE_DRAW:
             memory.turn_begins(view)

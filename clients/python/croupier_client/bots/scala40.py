@@ -23,12 +23,12 @@ players) or one near a card it took from the pile before.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from croupier_client.bots import HeuristicBot
 from croupier_client.bots.card_facts import best
 from croupier_client.bots.rummy import (
     ACE,
@@ -260,31 +260,20 @@ def _joker_of(
     return FIRST_JOKER
 
 
-class Scala40Bot:
+class Scala40Bot(HeuristicBot):
     """Plays one seat of one Scala 40 match by the heuristics above."""
 
-    wants_view = True
+    view_fields = ("scala40",)
+    view_name = "a Scala 40"
 
     def __init__(self, game: str = "", seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self._random = random.Random(seed)
+        super().__init__(game, seed)
         self._memory = _Memory()
 
-    def __repr__(self) -> str:
-        return f"Scala40Bot(seed={self.seed})"
-
-    def choose(
+    def decide(
         self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
     ) -> service_pb2.LegalMove:
-        """The move that leaves the best hand; ValueError without moves or
-        without a Scala 40 view."""
-        if not moves:
-            raise ValueError("no legal move to choose from")
-        if view.WhichOneof("game_view") != "scala40":
-            raise ValueError(
-                f"Scala40Bot needs a Scala 40 view, got {view.WhichOneof('game_view')!r}"
-            )
+        """The move that leaves the best hand."""
         position = _Position(view, self._memory)
         if view.scala40.phase == scala40_pb2.SCALA40_PHASE_DRAW:
             self._remember(position)

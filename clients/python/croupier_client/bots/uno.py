@@ -24,10 +24,10 @@ saw so that it knows the colour under a Wild Draw Four played on a Wild.
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from collections.abc import Sequence
 
+from croupier_client.bots import HeuristicBot
 from croupier_client.bots.card_facts import (
     UNO_BLANK,
     UNO_COLOURS,
@@ -55,33 +55,24 @@ _WIN = 1000.0
 _SIDE_ACTION = 500.0  # a catch, a due call, a slap: taken before the turn
 
 
-class UnoBot:
+class UnoBot(HeuristicBot):
     """Heuristic UNO player: colour management, Wilds kept for need, action
     cards against an opponent about to go out, challenges by the odds, UNO
     called and caught."""
 
-    wants_view = True
+    view_fields = ("uno",)
+    view_name = "a uno"
 
     def __init__(self, game: str = "", seed: int = 0) -> None:
-        self.game = game
-        self.seed = seed
-        self._random = random.Random(seed)
+        super().__init__(game, seed)
         # (discard size, colour) of the last view: the colour before a Wild
         # Draw Four that lands on a black card is not in the next view.
         self._last_seen: tuple[int, int] = (0, 0)
 
-    def __repr__(self) -> str:
-        return f"UnoBot(seed={self.seed})"
-
-    def choose(
+    def decide(
         self, view: game_pb2.View, moves: Sequence[service_pb2.LegalMove]
     ) -> service_pb2.LegalMove:
-        """The best-scored of `moves`; ValueError when there is none or the
-        view is not a UNO view."""
-        if not moves:
-            raise ValueError("no legal move to choose from")
-        if view.WhichOneof("game_view") != "uno":
-            raise ValueError(f"UnoBot needs a uno view, got {view.game!r}")
+        """The best-scored of `moves`."""
         game = view.uno
         if len(moves) == 1:
             choice = moves[0]
