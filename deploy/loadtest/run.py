@@ -60,6 +60,9 @@ WARMUP_SECONDS = 0.5  # per case
 TOURNAMENT_PARALLEL = 256
 TOURNAMENT_MATCHES = 300
 TOURNAMENT_GOAL = 0.5  # × ApplyMoveBatch's moves/s per core
+# Played by default: the first game, and the rummy whose listing of moves
+# (which a harness needs at every move) costs the server most.
+TOURNAMENT_GAMES = ["hundred_and_one", "scala40"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -136,11 +139,12 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--tournament",
         type=lambda text: [game for game in text.split(",") if game],
-        default=[],
+        default=TOURNAMENT_GAMES,
         metavar="GAME,...",
         help="after each pass's ghz runs, play a random-bots tournament of these games "
         "through its server (croupier tournament's driver) and compare its moves/s per "
-        "server core with ApplyMoveBatch's",
+        f"server core with ApplyMoveBatch's (default {','.join(TOURNAMENT_GAMES)}; "
+        "'' for none)",
     )
     parser.add_argument(
         "--tournament-matches",
