@@ -9,7 +9,6 @@ import importlib
 import sys
 from collections.abc import Sequence
 
-
 # Subcommands with their own parsers: name -> (module with main(argv), help).
 TOOLS = {
     "demo": ("croupier_client.demo", "play a demo game against a running server"),
