@@ -30,6 +30,8 @@ from pathlib import Path
 
 import common
 
+from croupier.tournament.local_server import stop_with_the_harness
+
 READY_WITHIN = 15.0  # seconds for a bot service to print its address
 SERVING = re.compile(r"^serving on (127\.0\.0\.1:\d+)$")
 HERE = Path(__file__).resolve().parent
@@ -38,7 +40,10 @@ HERE = Path(__file__).resolve().parent
 @contextlib.contextmanager
 def bot_service(command: list[str], name: str) -> Iterator[str]:
     """Run a BotService that prints `serving on HOST:PORT`; its host:port."""
-    process = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+    # The bot service stops when this script dies, even by kill -9.
+    process = subprocess.Popen(
+        command, stdout=subprocess.PIPE, text=True, preexec_fn=stop_with_the_harness
+    )
     try:
         assert process.stdout is not None
         with selectors.DefaultSelector() as selector:

@@ -10,6 +10,7 @@ report can give moves/s per server core.
 from __future__ import annotations
 
 import contextlib
+import ctypes
 import os
 import signal
 import socket
@@ -29,6 +30,19 @@ START_ATTEMPTS = 3  # a free port may be taken between finding and binding it
 PROC = Path("/proc")
 # Field numbers of /proc/<pid>/stat as proc(5) counts them (pid is 1).
 _PPID, _UTIME, _STIME, _CUTIME, _CSTIME = 4, 14, 15, 16, 17
+
+
+# prctl(2): the signal a process gets when the thread that forked it dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def stop_with_the_harness() -> None:
+    """Run in the server's process between fork and exec: on Linux the kernel
+    sends it SIGTERM (a graceful stop of the server and its workers) when the
+    harness dies, even by kill -9, so a killed tournament leaves no server
+    behind. Elsewhere `stop` at the end is the only way."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
 
 
 class ServerFailed(RuntimeError):
@@ -96,6 +110,8 @@ class LocalServer:
                     + ["--metrics-port", "0", "--log-level", "warning"],
                     stdout=log,
                     stderr=subprocess.STDOUT,
+                    # Before any channel or thread of the harness exists.
+                    preexec_fn=stop_with_the_harness,
                 )
             self.target = f"{HOST}:{port}"
             if self._wait_serving():
