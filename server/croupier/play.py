@@ -42,6 +42,9 @@ from croupier.rl.turns import asking_order, movers_of
 from croupier.v1 import game_pb2, options_pb2, service_pb2
 from croupier_client.bots import Bot, RandomBot, bot_factory
 
+# The longest answer read as a move (the longest notation is far shorter).
+MAX_ANSWER = 200
+
 DEFAULT_GAME = "hundred_and_one"
 DEFAULT_BOTS = "heuristic"
 _SEED_LIMIT = 2**32
@@ -307,6 +310,11 @@ class Match:
     ) -> game_pb2.Move | Pass | None:
         """The move an answer stands for; None (after saying why) when it is none."""
         screen = self.screen
+        if len(answer) > MAX_ANSWER:
+            # No move is that long; refused before it is echoed or parsed
+            # (int() of a 5,000-digit answer would raise).
+            screen.line(f"That is {len(answer):,} characters: no move is that long.", "yellow")
+            return None
         if answer.isdigit():
             number = int(answer)
             if out_of_turn and number == 0:

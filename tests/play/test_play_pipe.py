@@ -114,6 +114,21 @@ def test_help_then_quit(
     assert out.endswith("> q\nYou left the match.\n")
 
 
+def test_an_overlong_answer_is_refused_by_its_length_not_echoed(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    digits, letters = "9" * 5000, "Q" * 300  # int() of 5,000 digits would raise
+    assert (
+        run(["--game", "hundred_and_one", "--seed", "3"], f"{digits}\n{letters}\nq\n", monkeypatch)
+        == 0
+    )
+    out = capsys.readouterr().out
+    assert "That is 5,000 characters: no move is that long." in out
+    assert "That is 300 characters: no move is that long." in out
+    assert out.count(letters) == 1  # the echo of the typed line, never quoted back
+    assert out.endswith("> q\nYou left the match.\n")
+
+
 class Responder(io.StringIO):
     """Answers like a person reading the screen: 0 (pass) when offered a
     chance out of turn, Enter between deals, else the first listed move."""

@@ -91,14 +91,20 @@ def _alive(pid: int) -> bool:
     return True
 
 
+def set_parent_death_signal(sig: int) -> None:
+    """Ask the kernel to send this process `sig` when the thread that forked
+    it dies (Linux's PR_SET_PDEATHSIG; nothing elsewhere). It survives exec,
+    so a child can call it between fork and exec (a Popen preexec_fn)."""
+    if sys.platform == "linux":
+        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, sig, 0, 0, 0)
+
+
 def _die_with(parent: int) -> None:
     """In a worker: end when `parent` (the supervisor) does. The kernel's
     parent-death signal does it at once on Linux; a thread watching for a new
     parent does it within _PARENT_CHECK_SECONDS anywhere (and covers a parent
     that died before the signal was armed)."""
-    if sys.platform == "linux":
-        libc = ctypes.CDLL(None, use_errno=True)
-        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    set_parent_death_signal(signal.SIGKILL)
 
     def watch() -> None:
         while os.getppid() == parent:

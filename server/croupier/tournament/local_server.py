@@ -10,7 +10,6 @@ report can give moves/s per server core.
 from __future__ import annotations
 
 import contextlib
-import ctypes
 import os
 import signal
 import socket
@@ -22,6 +21,8 @@ from pathlib import Path
 import grpc
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from croupier.service.supervisor import set_parent_death_signal
+
 HOST = "127.0.0.1"
 READY_WITHIN = 30.0  # seconds for the server to answer SERVING with all its workers
 STOP_WITHIN = 20.0
@@ -32,17 +33,12 @@ PROC = Path("/proc")
 _PPID, _UTIME, _STIME, _CUTIME, _CSTIME = 4, 14, 15, 16, 17
 
 
-# prctl(2): the signal a process gets when the thread that forked it dies.
-_PR_SET_PDEATHSIG = 1
-
-
 def stop_with_the_harness() -> None:
     """Run in the server's process between fork and exec: on Linux the kernel
     sends it SIGTERM (a graceful stop of the server and its workers) when the
     harness dies, even by kill -9, so a killed tournament leaves no server
     behind. Elsewhere `stop` at the end is the only way."""
-    if sys.platform == "linux":
-        ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    set_parent_death_signal(signal.SIGTERM)
 
 
 class ServerFailed(RuntimeError):
