@@ -17,7 +17,7 @@ TARGET ?= $(HOST):$(PORT)
 # to PROTO_OUTPUTS what `make proto` generates.
 CLIENT_DEPS :=
 PROTO_OUTPUTS :=
--include clients/go/go.mk clients/typescript/ts.mk deploy/tournament/tournament.mk
+-include clients/go/go.mk clients/typescript/ts.mk clients/web/web.mk deploy/tournament/tournament.mk
 
 # `make run` installs only what serving needs: the package and its runtime
 # dependencies, and grpcio-tools (pinned in the dev extra) for the stubs.

@@ -61,6 +61,14 @@ class ServerConfig:
     tls_cert: str = ""
     tls_key: str = ""
     tls_client_ca: str = ""
+    # The browser port (web.py): Connect and gRPC-Web over HTTP/1.1, and the
+    # web table's files; -1 = off, 0 picks a free port. Its files come from
+    # web_root ("" = clients/web/dist of the checkout, when built), and
+    # web_cors_origins (comma-separated, "*" for any; "" = same origin only)
+    # are the other origins whose pages may call it.
+    web_port: int = -1
+    web_root: str = ""
+    web_cors_origins: str = ""
 
     def __post_init__(self) -> None:
         # The same checks as the flags, so that a config built in code (a test,
@@ -137,6 +145,15 @@ def _port(text: str) -> int:
     value = _int(text)
     if not 0 <= value <= 65535:
         raise argparse.ArgumentTypeError(f"port must be in [0, 65535]; got {value}")
+    return value
+
+
+def _web_port(text: str) -> int:
+    if text.strip().lower() == "off":
+        return -1
+    value = _int(text)
+    if not -1 <= value <= 65535:
+        raise argparse.ArgumentTypeError(f"port must be in [0, 65535], or off (-1); got {value}")
     return value
 
 
@@ -263,5 +280,20 @@ _FLAGS = (
     _Flag(
         "--tls-client-ca", "tls_client_ca", "CROUPIER_TLS_CLIENT_CA", str, "FILE",
         "require client certificates signed by this CA (mTLS; PEM)",
+    ),
+    _Flag(
+        "--web", "web_port", "CROUPIER_WEB_PORT", _web_port, "PORT",
+        "also serve browsers on this port: Connect and gRPC-Web over HTTP/1.1, and the web "
+        "table; 0 picks a free one, -1 or off: no browser port",
+    ),
+    _Flag(
+        "--web-root", "web_root", "CROUPIER_WEB_ROOT", str, "DIR",
+        "the web table's files, served at / of the browser port (none: clients/web/dist "
+        "of the checkout when built)",
+    ),
+    _Flag(
+        "--web-cors-origins", "web_cors_origins", "CROUPIER_WEB_CORS_ORIGINS", str, "ORIGINS",
+        "comma-separated origins whose pages may call the browser port, or * for any "
+        "(none: the port's own pages only)",
     ),
 )  # fmt: skip

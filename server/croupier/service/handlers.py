@@ -31,6 +31,7 @@ from grpc_status import rpc_status
 
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
+from croupier.service import bots
 from croupier.service.config import ServerConfig
 from croupier.service.decoding import Unparsable, tolerant_deserializer
 from croupier.service.errors import (
@@ -43,10 +44,12 @@ from croupier.service.errors import (
 )
 from croupier.service.observe import REQUEST_ID, Call, Observer, Tally, move_outcome
 from croupier.service.sealing import Sealer, load_keyring, trusted
-from croupier.v1 import service_pb2
+from croupier.v1 import bot_pb2, service_pb2
 
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["CroupierService"]
 SERVICE_NAME = SERVICE.full_name
+BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["BotService"]
+BOT_SERVICE_NAME = BOT_SERVICE.full_name
 HEALTH = health_pb2.DESCRIPTOR.services_by_name["Health"]
 HEALTH_SERVICE_NAME = HEALTH.full_name
 
@@ -138,6 +141,9 @@ class Handlers:
         self.calls = 0  # unary CroupierService calls not yet finished
         self.streams = 0  # ApplyMoveStream calls not yet finished
         self.refusing = False
+        # The method handlers by service name, as registered (`register`):
+        # the web port (web.py) serves the same ones.
+        self.tables: dict[str, dict[str, grpc.RpcMethodHandler]] = {}
         # Sealed states (sealing.py): the keys are read once per worker.
         self.sealer = Sealer(load_keyring(config.seal_keys), config.sealed_only)
 
@@ -197,6 +203,24 @@ class Handlers:
             )
         return handlers
 
+    def bots(self) -> dict[str, grpc.RpcMethodHandler]:
+        """BotService: the built-in bots (bots.py), a unary call like the
+        game calls, within the same limits."""
+        limit = self.config.max_message_bytes
+
+        async def choose_move(request: Any, call: Call, context: Any) -> bytes:
+            call.game = _parsed(request).view.game
+            return _encode(bots.choose_move(request), limit)
+
+        method = BOT_SERVICE.methods_by_name["ChooseMove"]
+        deserializer = tolerant_deserializer(message_factory.GetMessageClass(method.input_type))
+        return {
+            method.name: grpc.unary_unary_rpc_method_handler(
+                self._unary(method.name, choose_move, BOT_SERVICE_NAME),
+                request_deserializer=deserializer,
+            )
+        }
+
     def health(self, servicer: Any) -> dict[str, grpc.RpcMethodHandler]:
         """Health/Check observed like every other unary call (it is the load
         test's baseline, so it must pay the same observation cost) but outside
@@ -232,9 +256,11 @@ class Handlers:
 
     # -- the two wrappers -------------------------------------------------------
 
-    def _unary(self, name: str, work: Work) -> Callable[[Any, Any], Awaitable[Any]]:
+    def _unary(
+        self, name: str, work: Work, service: str = SERVICE_NAME
+    ) -> Callable[[Any, Any], Awaitable[Any]]:
         observer = self.observer
-        method = observer.metrics.method(_UNARY, SERVICE_NAME, name)
+        method = observer.metrics.method(_UNARY, service, name)
         limit = self.config.max_concurrent_rpcs
 
         async def handle(request: Any, context: Any) -> Any:
@@ -440,15 +466,17 @@ def _apply_item(
 def register(
     server: grpc.aio.Server, config: ServerConfig, observer: Observer, health: Any
 ) -> Handlers:
-    """Add CroupierService and Health to `server`, observed; the handlers
-    (whose `refuse` and `settled` stop the server gracefully)."""
+    """Add CroupierService, BotService and Health to `server`, observed; the
+    handlers (whose `refuse` and `settled` stop the server gracefully)."""
     handlers = Handlers(config, observer)
     for name, table in (
         (SERVICE_NAME, handlers.croupier()),
+        (BOT_SERVICE_NAME, handlers.bots()),
         (HEALTH_SERVICE_NAME, handlers.health(health)),
     ):
         # Registered handlers are grpc's fast path for stubs that name the
         # method; the generic handler serves every other caller (grpcurl).
         server.add_generic_rpc_handlers((grpc.method_handlers_generic_handler(name, table),))
         server.add_registered_method_handlers(name, table)
+        handlers.tables[name] = table
     return handlers

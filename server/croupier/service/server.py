@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import sys
 import threading
 from dataclasses import dataclass
@@ -71,6 +72,9 @@ class Built:
     port: int
     health: Any  # the grpc_health HealthServicer
     handlers: handlers.Handlers
+    # The browser port's socket, bound, and its port (config.web_port < 0: none).
+    web_socket: socket.socket | None = None
+    web_port: int = -1
 
 
 def create_server(config: ServerConfig) -> tuple[grpc.aio.Server, int]:
@@ -96,8 +100,9 @@ def build(config: ServerConfig) -> Built:
     health_servicer = health.aio.HealthServicer()
     observer = Observer(metrics(), config.log_level)
     served = handlers.register(server, config, observer, health_servicer)
+    served_names = (handlers.BOT_SERVICE_NAME, handlers.HEALTH_SERVICE_NAME)
     reflection.enable_server_reflection(
-        (SERVICE_NAME, handlers.HEALTH_SERVICE_NAME, reflection.SERVICE_NAME), server
+        (SERVICE_NAME, *served_names, reflection.SERVICE_NAME), server
     )
     address = _address(config.host, config.port)
     credentials = security.server_credentials(config)  # None: plaintext
@@ -110,7 +115,37 @@ def build(config: ServerConfig) -> Built:
         raise OSError(f"cannot listen on {address}: {error}") from error
     if port == 0:  # older grpc versions report a failed bind this way
         raise OSError(f"cannot listen on {address}")
-    return Built(server, port, health_servicer, served)
+    if config.web_port < 0:
+        return Built(server, port, health_servicer, served)
+    web_socket = _bind(config.host, config.web_port, config.reuse_port)
+    web_port = web_socket.getsockname()[1]
+    return Built(server, port, health_servicer, served, web_socket, web_port)
+
+
+def _bind(host: str, port: int, reuse_port: bool) -> socket.socket:
+    """A TCP socket bound to host:port (SO_REUSEPORT when workers share it)."""
+    sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if reuse_port:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host.strip("[]"), port))
+    except OSError as error:
+        sock.close()
+        raise OSError(f"cannot listen on {_address(host, port)}: {error}") from error
+    return sock
+
+
+async def _start(built: Built, config: ServerConfig) -> Any:
+    """Start serving: gRPC, then the browser port if there is one (its
+    uvicorn server is returned, else None)."""
+    await built.server.start()
+    if built.web_socket is None:
+        return None
+    # Imported only for a browser port: uvicorn, starlette, connectrpc.
+    from croupier.service import web
+
+    return await web.start(built.handlers, config, built.web_socket)
 
 
 async def _mark_serving(health_servicer: Any) -> None:
@@ -143,7 +178,7 @@ async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
     except OSError as error:
         _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
         _exit(1)
-    await built.server.start()
+    await _start(built, config)
     await _mark_serving(built.health)
     backend = api_implementation.Type()
     # The pure-Python protobuf backend is 11-240x slower (DESIGN.md): say so loudly.
@@ -152,6 +187,7 @@ async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
         "worker_listening",
         host=config.host,
         port=built.port,
+        web_port=built.web_port if built.web_socket is not None else None,
         pid=os.getpid(),
         protobuf_backend=backend,
         tls="mtls" if config.tls_client_ca else "tls" if config.tls_cert else "off",
@@ -201,6 +237,7 @@ class ServerThread:
     def __init__(self, config: ServerConfig) -> None:
         self.config = config
         self.port = 0
+        self.web_port = -1  # the browser port, once started with config.web_port >= 0
         self._loop = asyncio.new_event_loop()
         self._ready = threading.Event()
         self._stop: asyncio.Event | None = None
@@ -215,8 +252,8 @@ class ServerThread:
         self._stop = asyncio.Event()
         try:
             built = build(self.config)
-            self.port = built.port
-            await built.server.start()
+            self.port, self.web_port = built.port, built.web_port
+            web_server = await _start(built, self.config)
             await _mark_serving(built.health)
         except BaseException as error:  # surfaced to the caller of start()
             self._error = error
@@ -227,6 +264,8 @@ class ServerThread:
         await _drain(built, self.config)
         # A process cannot end here: grpc's own shutdown, calls in flight cut.
         await built.server.stop(0)
+        if web_server is not None:
+            await web_server.shutdown()
 
     def start(self) -> int:
         self._thread.start()

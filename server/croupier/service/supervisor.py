@@ -60,9 +60,15 @@ def serve(config: ServerConfig) -> int:
     # Before prometheus_client is imported: it picks its storage at import.
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     try:
-        with _reserve_port(config.host, config.port) as (port, holder):
-            supervisor = _Supervisor(replace(config, port=port, reuse_port=True), [holder])
-            return supervisor.run()
+        with contextlib.ExitStack() as held:
+            port, holder = held.enter_context(_reserve_port(config.host, config.port))
+            holders = [holder]
+            web_port = config.web_port
+            if web_port >= 0:
+                web_port, web_holder = held.enter_context(_reserve_port(config.host, web_port))
+                holders.append(web_holder)
+            resolved = replace(config, port=port, web_port=web_port, reuse_port=True)
+            return _Supervisor(resolved, holders).run()
     except OSError as error:
         _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
         return 1
@@ -176,6 +182,7 @@ class _Supervisor:
             "listening",
             host=self.config.host,
             port=self.config.port,
+            web_port=self.config.web_port if self.config.web_port >= 0 else None,
             workers=self.config.workers,
             metrics_port=http.server_port,
             pid=os.getpid(),
