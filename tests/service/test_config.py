@@ -49,6 +49,11 @@ def test_flags_override_environment() -> None:
         ([], {"CROUPIER_MAX_CONCURRENT_RPCS": "-3"}),
         ([], {"CROUPIER_PORT": "http"}),
         ([], {"CROUPIER_LOG_LEVEL": "verbose"}),
+        (["--web", "70000"], {}),
+        (["--web", "-2"], {}),
+        ([], {"CROUPIER_WEB_PORT": "browser"}),
+        (["--port", "6000", "--web", "6000"], {}),
+        (["--web", "8080", "--web-root", "/no/such/folder"], {}),
     ],
 )
 def test_a_bad_value_is_a_usage_error(argv: list[str], env: dict[str, str]) -> None:
@@ -68,3 +73,11 @@ def test_a_config_built_in_code_is_checked_like_the_flags() -> None:
         ServerConfig(port=70000)
     with pytest.raises(ValueError, match="log_level"):
         ServerConfig(log_level="INFO")
+
+
+def test_the_browser_port_is_off_unless_asked_for() -> None:
+    assert ServerConfig().web_port == -1
+    assert ServerConfig.from_env_and_args(["--web", "off"], env={}).web_port == -1
+    assert ServerConfig.from_env_and_args([], env={"CROUPIER_WEB_PORT": "8080"}).web_port == 8080
+    # Two 0s are two free ports, picked apart.
+    assert ServerConfig.from_env_and_args(["--port", "0", "--web", "0"], env={}).web_port == 0

@@ -23,6 +23,7 @@ def test_reflection_lists_the_services_and_serves_their_descriptors(
     database = ProtoReflectionDescriptorDatabase(channel)
     assert set(database.get_services()) >= {
         "croupier.v1.CroupierService",
+        "croupier.v1.BotService",
         "grpc.health.v1.Health",
         "grpc.reflection.v1alpha.ServerReflection",
     }

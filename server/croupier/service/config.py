@@ -82,6 +82,10 @@ class ServerConfig:
                 raise ValueError(f"{spec.dest}: {error}") from None
         if bool(self.tls_cert) != bool(self.tls_key):
             raise ValueError("tls_cert and tls_key: give both (TLS) or neither")
+        if self.web_port >= 0 and self.web_port == self.port != 0:
+            raise ValueError(f"web_port: {self.web_port} is the gRPC port too; give another")
+        if self.web_root and not os.path.isdir(self.web_root):
+            raise ValueError(f"web_root: {self.web_root!r} is not a directory")
         if self.tls_client_ca and not self.tls_cert:
             raise ValueError(
                 "tls_client_ca: client certificates (mTLS) need TLS (tls_cert, tls_key)"

@@ -7,7 +7,7 @@ JSON) and gRPC-Web, with the `connectrpc` runtime under uvicorn. It runs in
 every worker process beside the gRPC server, on the same event loop, and
 calls the very method handlers the gRPC port registered (handlers.py): the
 same engine, limits, logs, metrics and errors, so the same request gets the
-same answer bytes on both ports (tests/web/test_same_bytes.py).
+same answer bytes on both ports (tests/service/test_web_port.py).
 
 The protocols are the library's; what is ours is the seam:
 - codecs that hand the handlers the request's bytes (decoded by the same
@@ -39,6 +39,7 @@ from google.protobuf import json_format, message_factory
 from google.rpc import status_pb2
 from protobuf.wkt import Any as WireAny
 from starlette.middleware.cors import CORSMiddleware
+from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.staticfiles import StaticFiles
 
 from croupier.service.config import ServerConfig
@@ -260,7 +261,10 @@ def application(handlers: Handlers, config: ServerConfig) -> ASGIApp:
     table's files everywhere else, and CORS for the configured origins."""
     rpc = _Service(handlers, config.max_message_bytes)
     root = Path(config.web_root) if config.web_root else DEFAULT_WEB_ROOT
-    files: ASGIApp | None = StaticFiles(directory=root, html=True) if root.is_dir() else None
+    files: ASGIApp | None = None
+    if root.is_dir():
+        # StaticFiles raises its 404s; the middleware answers them.
+        files = ExceptionMiddleware(StaticFiles(directory=root, html=True))
 
     async def app(scope: Any, receive: Any, send: Any) -> None:
         if scope["type"] == "http" and scope["path"].startswith(rpc.path):
