@@ -17,7 +17,11 @@ from croupier_client.bots.service import seat_seed
 
 # What a bot raises when a view is not one the engine could have made (a
 # hostile caller's): the caller's fault, not a bug of the service.
-_MALFORMED_VIEW = (ValueError, IndexError, KeyError, TypeError, ArithmeticError)
+_MALFORMED_VIEW = (ValueError, IndexError, KeyError, TypeError, ArithmeticError, RecursionError)
+# No game's pack holds more cards (UNO's 108; two French packs and four
+# jokers): a longer hand is not one a game dealt, and the rummy bots' search
+# of a hand grows with its length.
+MAX_HAND = 108
 
 
 def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveResponse:
@@ -27,6 +31,12 @@ def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveRespons
     view = request.view
     if view.game not in HEURISTIC_BOTS:
         raise InvalidInput("view.game", f"no built-in bot plays {view.game!r}")
+    game_view = getattr(view, view.WhichOneof("game_view") or "", None)
+    if game_view is None:
+        raise InvalidInput("view", f"holds no {view.game} view")
+    if len(game_view.hand) > MAX_HAND:
+        size = len(game_view.hand)
+        raise InvalidInput("view.hand", f"{size} cards; no game deals more than {MAX_HAND}")
     seed = seat_seed(f"{request.match_id}/{view.move_number}", view.seat)
     bot = heuristic_bot(view.game, seed)
     try:
