@@ -9,6 +9,9 @@ STAMP := .proto-stamp
 HOST ?= $(or $(CROUPIER_HOST),127.0.0.1)
 PORT ?= $(or $(CROUPIER_PORT),50051)
 TARGET ?= $(HOST):$(PORT)
+# The browser port of `make run`: the web table at http://$(HOST):$(WEB_PORT)/
+# and Connect/gRPC-Web for pages (`make run WEB_PORT=off` for none).
+WEB_PORT ?= $(or $(CROUPIER_WEB_PORT),8080)
 
 .PHONY: run test lint proto bench demo golden clean
 
@@ -53,8 +56,10 @@ $(STAMP): $(PROTOS) clients/python/generate.py $(wildcard clients/python/proto/*
 
 proto: $(STAMP) $(PROTO_OUTPUTS)
 
-run: $(STAMP)
-	$(BIN)/croupier serve --host $(HOST) --port $(PORT)
+# The web table is built when Node is here (clients/web/web.mk); without it
+# the browser port serves the RPCs only.
+run: $(STAMP) $(WEB_BUILT)
+	$(BIN)/croupier serve --host $(HOST) --port $(PORT) --web $(WEB_PORT)
 
 # Line coverage of the engine and of 101 (its state validation is validate.py),
 # as a report, not a gate: every refusal branch has a named test. Whole
