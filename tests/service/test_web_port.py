@@ -26,6 +26,8 @@ from connectrpc.method import IdempotencyLevel, MethodInfo, StreamType
 from connectrpc.protocol import ProtocolType
 from google.protobuf import json_format
 from google.rpc import status_pb2
+from prometheus_client import REGISTRY
+from structlog.testing import capture_logs
 
 from croupier.engine import api
 from croupier.service.config import ServerConfig
@@ -421,3 +423,57 @@ def test_the_web_table_files_are_served_and_unknown_paths_are_not_found(ports: A
         web_port, f"/{SERVICE}/NoSuchMethod", b"", {"content-type": "application/proto"}
     )
     assert status == 404
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        b'{"game": ' * 5000 + b"1" + b"}" * 5000,  # nested past any parser's depth
+        b'{"seed": "18446744073709551616"}',  # one more than uint64 holds
+        b'{"seatCount": -1}',
+        b'{"game": "\xff\xfe"}',
+        b"\xff\xfe\x00",  # not UTF-8
+        b"[]",
+        b'{"options": [{"name": "x", "value": {"intValue": "1e400"}}]}',
+    ],
+)
+def test_json_a_parser_chokes_on_is_invalid_argument(ports: Any, body: bytes) -> None:
+    _, web_port, _ = ports
+    status, _, answer = _post(
+        web_port, f"/{SERVICE}/NewGame", body, {"content-type": "application/json"}
+    )
+    error = json.loads(answer)
+    assert (status, error["code"]) == (400, "invalid_argument"), error
+    assert error["message"].startswith("request: cannot be parsed as croupier.v1.NewGameRequest")
+
+
+def test_a_request_over_the_size_limit_is_resource_exhausted_on_both_ports(ports: Any) -> None:
+    grpc_port, web_port, _ = ports
+    huge = bytes_of(service_pb2.NewGameRequest(game="x" * (5 * 1024 * 1024)))
+    assert via_grpc(grpc_port, SERVICE, "NewGame", huge).code == "RESOURCE_EXHAUSTED"
+    for protocol in PROTOCOLS:
+        answer = via_web(web_port, SERVICE, "NewGame", huge, protocol)
+        assert answer.code == "RESOURCE_EXHAUSTED", protocol.name
+
+
+def test_web_calls_are_counted_and_logged_like_grpc_calls(ports: Any) -> None:
+    grpc_port, web_port, _ = ports
+    labels = dict(grpc_type="unary", grpc_service=SERVICE, grpc_method="NewGame")
+
+    def handled(code: str) -> float:
+        value = REGISTRY.get_sample_value(
+            "grpc_server_handled_total", {**labels, "grpc_code": code}
+        )
+        return value or 0.0
+
+    before = handled("INVALID_ARGUMENT")
+    unknown = bytes_of(service_pb2.NewGameRequest(game="poker", seat_count=2))
+    with capture_logs() as logs:
+        via_grpc(grpc_port, SERVICE, "NewGame", unknown)
+        via_web(web_port, SERVICE, "NewGame", unknown, ProtocolType.CONNECT)
+    assert handled("INVALID_ARGUMENT") == before + 2
+    events = [e for e in logs if e.get("rpc") == "NewGame"]
+    assert len(events) == 2
+    assert {k: v for k, v in events[0].items() if k not in ("request_id", "latency_ms")} == {
+        k: v for k, v in events[1].items() if k not in ("request_id", "latency_ms")
+    }

@@ -21,6 +21,7 @@ The protocols are the library's; what is ours is the seam:
 from __future__ import annotations
 
 import asyncio
+import json
 import ssl
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable
@@ -108,10 +109,16 @@ class _JsonCodec:
 
     def decode(self, data: bytes | bytearray, message_class: _Input) -> Any:
         request = message_class.message()
+        name = request.DESCRIPTOR.full_name
         try:
-            json_format.Parse(bytes(data), request, ignore_unknown_fields=True)
-        except (json_format.ParseError, UnicodeDecodeError, RecursionError) as error:
-            return Unparsable(request.DESCRIPTOR.full_name, str(error))
+            value = json.loads(bytes(data) or b"{}")
+            if not isinstance(value, dict):
+                return Unparsable(name, f"a JSON object is expected, not {type(value).__name__}")
+            json_format.ParseDict(value, request, ignore_unknown_fields=True)
+        # What the caller's JSON can make the parsers raise (ValueError also
+        # covers undecodable bytes; RecursionError, nesting past Python's depth).
+        except (json_format.ParseError, ValueError, TypeError, RecursionError) as error:
+            return Unparsable(name, str(error)[:200])
         return request
 
 
@@ -322,6 +329,12 @@ async def start(handlers: Handlers, config: ServerConfig, sock: Any) -> uvicorn.
         # The answer's bytes are the same on every replica and every call.
         server_header=False,
         date_header=False,
+        # Against clients that hold connections (issue 7, as the gRPC port's
+        # transport settings): an idle keep-alive connection is closed after
+        # 5 s, and past this many connections and calls at once a worker
+        # answers 503 at once instead of taking more.
+        timeout_keep_alive=5,
+        limit_concurrency=config.max_concurrent_rpcs + config.max_streams,
         **_tls(config),
     )
     settings.load()
