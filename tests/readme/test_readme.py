@@ -199,7 +199,8 @@ def test_the_quickstart_make_commands_work(readme: list[Block]) -> None:
 
 
 def _make_run(*args: str, **env: str) -> str:
-    clean = {k: v for k, v in os.environ.items() if k not in ("CROUPIER_HOST", "CROUPIER_PORT")}
+    names = ("CROUPIER_HOST", "CROUPIER_PORT", "CROUPIER_WEB_PORT")
+    clean = {k: v for k, v in os.environ.items() if k not in names}
     dry = subprocess.run(
         ["make", "-n", "run", *args],
         cwd=ROOT,
@@ -212,12 +213,15 @@ def _make_run(*args: str, **env: str) -> str:
 
 
 def test_make_run_takes_its_address_from_the_make_line_or_the_environment() -> None:
-    assert _make_run().endswith("--host 127.0.0.1 --port 50051")
-    assert _make_run("PORT=50052").endswith("--port 50052")
+    assert _make_run().endswith("--host 127.0.0.1 --port 50051 --web 8080")
+    assert _make_run("PORT=50052").endswith("--port 50052 --web 8080")
     assert _make_run(CROUPIER_PORT="50053", CROUPIER_HOST="0.0.0.0").endswith(
-        "--host 0.0.0.0 --port 50053"
+        "--host 0.0.0.0 --port 50053 --web 8080"
     )
-    assert _make_run("PORT=50052", CROUPIER_PORT="50053").endswith("--port 50052")
+    assert _make_run("PORT=50052", CROUPIER_PORT="50053").endswith("--port 50052 --web 8080")
+    # The browser port (the web table) the same way; off serves gRPC only.
+    assert _make_run("WEB_PORT=8081").endswith("--web 8081")
+    assert _make_run(CROUPIER_WEB_PORT="off").endswith("--web off")
 
 
 @pytest.fixture(scope="module")
