@@ -180,7 +180,7 @@ failover: $(STAMP)
 # debootstrap. See deploy/README.md. `make image-test` re-runs the smoke test.
 IMAGE ?= localhost/croupier:dev
 .PHONY: image image-test
-image: $(BIN)/.serve-installed
+image: $(BIN)/.serve-installed $(WEB_BUILT)
 	@command -v podman >/dev/null && command -v runc >/dev/null && command -v debootstrap >/dev/null || \
 		($(SUDO) apt-get update -qq && $(SUDO) env DEBIAN_FRONTEND=noninteractive \
 		 apt-get install -y -qq podman runc debootstrap)

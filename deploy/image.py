@@ -9,7 +9,8 @@ can be pulled, else one made here from Debian's packages with debootstrap
 The smoke test runs the image as its own entrypoint does (`croupier serve`,
 uid 10001, plaintext gRPC on a free port of the host's network), waits for
 grpc.health.v1 to answer SERVING, checks that every worker logged
-`protobuf_backend: upb`, then stops it (SIGTERM) and expects exit code 0.
+`protobuf_backend: upb`, that the browser port serves the web table and a
+Connect call, then stops it (SIGTERM) and expects exit code 0.
 See deploy/README.md, "Container image".
 """
 
@@ -123,11 +124,12 @@ def smoke_test(tool: str, tag: str, workers: int = 2) -> None:
 
     if tool == "buildah":
         tool = "podman" if shutil.which("podman") else sys.exit("the smoke test needs podman")
-    port = free_port()
+    port, web_port = free_port(), free_port()
     name = f"croupier-smoke-{os.getpid()}"
     started = run(
         [tool, "run", "-d", "--name", name, "--network", "host", *runtime_flags(tool),
-         "-e", f"CROUPIER_PORT={port}", "-e", "CROUPIER_METRICS_PORT=0",
+         "-e", f"CROUPIER_PORT={port}", "-e", f"CROUPIER_WEB_PORT={web_port}",
+         "-e", "CROUPIER_METRICS_PORT=0",
          "-e", f"CROUPIER_WORKERS={workers}", tag],
         capture_output=True,
     )  # fmt: skip
@@ -162,6 +164,7 @@ def smoke_test(tool: str, tag: str, workers: int = 2) -> None:
         if backends != ["upb"] * workers:
             sys.exit(f"protobuf backends of the workers: {backends} (upb expected)")
         print(f"{workers} workers, uid 10001, protobuf_backend upb")
+        web_smoke_test(web_port)
         run([tool, "stop", "-t", "20", name], capture_output=True)
         code = run([tool, "inspect", name, "--format", "{{.State.ExitCode}}"], capture_output=True)
         if code.stdout.strip() != "0":
@@ -169,6 +172,24 @@ def smoke_test(tool: str, tag: str, workers: int = 2) -> None:
         print("SIGTERM: drained and exited 0\nimage smoke test passed")
     finally:
         run([tool, "rm", "-f", name], capture_output=True)
+
+
+def web_smoke_test(port: int) -> None:
+    """The browser port: the web table at / and a Connect call."""
+    import urllib.request
+
+    base = f"http://127.0.0.1:{port}"
+    with urllib.request.urlopen(f"{base}/", timeout=10) as page:
+        if b"<html" not in page.read().lower():
+            sys.exit("the browser port does not serve the web table at /")
+    call = urllib.request.Request(
+        f"{base}/croupier.v1.CroupierService/ListGames",
+        data=b"{}",
+        headers={"Content-Type": "application/json"},
+    )
+    with urllib.request.urlopen(call, timeout=10) as answer:
+        games = json.load(answer)["games"]
+    print(f"browser port {port}: the web table at /, ListGames over Connect: {len(games)} games")
 
 
 def logs(tool: str, name: str) -> str:
@@ -183,6 +204,8 @@ def main() -> None:
     args = parser.parse_args()
     tool = builder()
     if not args.no_build:
+        if not (ROOT / "clients" / "web" / "dist" / "index.html").exists():
+            sys.exit("clients/web/dist is not built: run `make web` (make image does, with Node)")
         build(tool, args.tag)
     if not args.no_test:
         smoke_test(tool, args.tag)
