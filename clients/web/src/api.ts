@@ -5,10 +5,13 @@
 import { Code, ConnectError, createClient, type Client } from "@connectrpc/connect";
 import { createConnectTransport } from "@connectrpc/connect-web";
 
-import { BotService } from "./gen/croupier/v1/bot_pb.js";
-import type { GameState } from "./gen/croupier/v1/game_pb.js";
-import { CroupierService, type SealedState } from "./gen/croupier/v1/service_pb.js";
-import { BadRequestSchema } from "./gen/google/rpc/error_details_pb.js";
+import { BotService } from "../../typescript/src/gen/croupier/v1/bot_pb.js";
+import type { GameState } from "../../typescript/src/gen/croupier/v1/game_pb.js";
+import {
+  CroupierService,
+  type SealedState,
+} from "../../typescript/src/gen/croupier/v1/service_pb.js";
+import { BadRequestSchema } from "../../typescript/src/gen/google/rpc/error_details_pb.js";
 
 const transport = createConnectTransport({ baseUrl: location.origin, useBinaryFormat: true });
 

@@ -7,7 +7,8 @@
 
 import type { DescEnum } from "@bufbuild/protobuf";
 
-import { FrenchCardSchema, UnoCardSchema } from "./gen/croupier/v1/cards_pb.js";
+import { FrenchCardSchema, UnoCardSchema } from "../../typescript/src/gen/croupier/v1/cards_pb.js";
+
 import { h } from "./dom.js";
 
 export const FRENCH_CARD = FrenchCardSchema.typeName;

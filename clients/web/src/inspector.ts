@@ -5,8 +5,6 @@
 
 import { fromJson, toJson, type JsonValue } from "@bufbuild/protobuf";
 
-import { carry, croupier, heldOf, problemOf, type Held } from "./api.js";
-import { download, h, replace } from "./dom.js";
 import {
   GameStateSchema,
   MatchPhase,
@@ -15,8 +13,14 @@ import {
   RejectionReasonSchema,
   type Move,
   type View,
-} from "./gen/croupier/v1/game_pb.js";
-import { SealedStateSchema, type LegalMove } from "./gen/croupier/v1/service_pb.js";
+} from "../../typescript/src/gen/croupier/v1/game_pb.js";
+import {
+  SealedStateSchema,
+  type LegalMove,
+} from "../../typescript/src/gen/croupier/v1/service_pb.js";
+
+import { carry, croupier, heldOf, problemOf, type Held } from "./api.js";
+import { download, h, replace } from "./dom.js";
 import { cardRow, enumText, viewParts } from "./render.js";
 
 interface Step {

@@ -10,8 +10,9 @@
 
 import { create, type DescField, type DescMessage } from "@bufbuild/protobuf";
 
+import { MoveSchema, type Move } from "../../typescript/src/gen/croupier/v1/game_pb.js";
+
 import { FRENCH_CARD, isCardEnum, UNO_CARD } from "./cards.js";
-import { MoveSchema, type Move } from "./gen/croupier/v1/game_pb.js";
 import { fieldValue } from "./render.js";
 
 type Msg = Record<string, unknown>;

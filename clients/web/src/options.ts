@@ -6,7 +6,6 @@
 
 import { create } from "@bufbuild/protobuf";
 
-import { h } from "./dom.js";
 import {
   OptionSettingSchema,
   OptionType,
@@ -15,7 +14,9 @@ import {
   type OptionSetting,
   type OptionValue,
   type PresetDescriptor,
-} from "./gen/croupier/v1/options_pb.js";
+} from "../../typescript/src/gen/croupier/v1/options_pb.js";
+
+import { h } from "./dom.js";
 
 /** The value an option has under a preset: the preset's setting, else the catalogue default. */
 export function presetValue(

@@ -6,15 +6,16 @@
 
 import type { DescEnum, DescField, DescMessage } from "@bufbuild/protobuf";
 
-import { backsEl, cardEl, isCardEnum, SUIT, suitEl, UNO_COLOR, unoColourEl } from "./cards.js";
-import { h, label } from "./dom.js";
 import {
   GameOptionsSchema,
   MatchPhase,
   MatchPhaseSchema,
   ViewSchema,
   type View,
-} from "./gen/croupier/v1/game_pb.js";
+} from "../../typescript/src/gen/croupier/v1/game_pb.js";
+
+import { backsEl, cardEl, isCardEnum, SUIT, suitEl, UNO_COLOR, unoColourEl } from "./cards.js";
+import { h, label } from "./dom.js";
 
 type Msg = Record<string, unknown>;
 

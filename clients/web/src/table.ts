@@ -9,6 +9,21 @@
 // waits for a click on a legal move or on a card of the hand.
 
 import {
+  MatchPhase,
+  RejectionReasonSchema,
+  type Event as GameEvent,
+  type Move,
+  type Rejection,
+  type SeatEvents,
+  type View,
+} from "../../typescript/src/gen/croupier/v1/game_pb.js";
+import type {
+  GameDescriptor,
+  PresetDescriptor,
+} from "../../typescript/src/gen/croupier/v1/options_pb.js";
+import type { LegalMove, SeatMoves } from "../../typescript/src/gen/croupier/v1/service_pb.js";
+
+import {
   bots,
   carry,
   croupier,
@@ -20,17 +35,6 @@ import {
 } from "./api.js";
 import { cardEl, cardName } from "./cards.js";
 import { h, replace } from "./dom.js";
-import {
-  MatchPhase,
-  RejectionReasonSchema,
-  type Event as GameEvent,
-  type Move,
-  type Rejection,
-  type SeatEvents,
-  type View,
-} from "./gen/croupier/v1/game_pb.js";
-import type { GameDescriptor, PresetDescriptor } from "./gen/croupier/v1/options_pb.js";
-import type { LegalMove, SeatMoves } from "./gen/croupier/v1/service_pb.js";
 import { cardMove, cardsUsedBy, isCardAction } from "./moves.js";
 import { optionsForm, type OptionsForm } from "./options.js";
 import { enumText, viewParts } from "./render.js";
