@@ -335,6 +335,9 @@ async def start(handlers: Handlers, config: ServerConfig, sock: Any) -> uvicorn.
         # answers 503 at once instead of taking more.
         timeout_keep_alive=5,
         limit_concurrency=config.max_concurrent_rpcs + config.max_streams,
+        # Only ServerThread shuts uvicorn down (a worker ends its process):
+        # calls still open then get this long.
+        timeout_graceful_shutdown=max(1, round(config.grace)),
         **_tls(config),
     )
     settings.load()
