@@ -10,7 +10,9 @@ detail bytes. Plus what only the web port has: JSON, CORS, the static files.
 
 from __future__ import annotations
 
+import http.client
 import json
+import socket
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -477,3 +479,32 @@ def test_web_calls_are_counted_and_logged_like_grpc_calls(ports: Any) -> None:
     assert {k: v for k, v in events[0].items() if k not in ("request_id", "latency_ms")} == {
         k: v for k, v in events[1].items() if k not in ("request_id", "latency_ms")
     }
+
+
+def test_the_browser_ports_connections_send_without_delay(ports: Any) -> None:
+    """asyncio sets TCP_NODELAY only on connections of a socket made with
+    IPPROTO_TCP; without it every call after a connection's first waited
+    40 ms for the client's delayed ACK (found by make loadtest)."""
+    from croupier.service.server import _bind
+
+    sock = _bind("127.0.0.1", 0, reuse_port=False)
+    try:
+        assert sock.proto == socket.IPPROTO_TCP
+    finally:
+        sock.close()
+    _, web_port, _ = ports
+    connection = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
+    try:
+        for _ in range(3):  # one keep-alive connection, several calls
+            connection.request(
+                "POST",
+                f"/{SERVICE}/ListGames",
+                body=b"",
+                headers={"content-type": "application/proto"},
+            )
+            answer = connection.getresponse()
+            assert answer.status == 200
+            answer.read()
+            assert connection.sock is not None
+    finally:
+        connection.close()
