@@ -25,7 +25,7 @@ def ensure_ghz() -> Path:
     found = shutil.which("ghz")
     if found:
         return Path(found)
-    go = shutil.which("go") or _existing("/usr/local/go/bin/go")
+    go = find_go()
     gopath = _gopath(go) if go else Path.home() / "go"
     installed = gopath / "bin" / "ghz"
     if installed.exists():
@@ -40,6 +40,11 @@ def ensure_ghz() -> Path:
     if done.returncode != 0 or not installed.exists():
         raise GhzMissing(f"`go install {GHZ_MODULE}` failed (exit {done.returncode})")
     return installed
+
+
+def find_go() -> str | None:
+    """The Go toolchain: on PATH or where Go's installer puts it."""
+    return shutil.which("go") or _existing("/usr/local/go/bin/go")
 
 
 def _existing(path: str) -> str | None:
@@ -78,10 +83,12 @@ class GhzResult:
 
 
 def run(ghz: Path, args: list[str], timeout: float) -> GhzResult:
-    """Run `ghz args -O json` and return its parsed report.
+    """Run `ghz args --format json` and return its parsed report.
 
     ghz's own CPU time comes from this process's reaped-children usage, so
     the report can show how much of the shared machine the client took.
+    webload (the Connect load generator, webtool.py) takes the same `--format
+    json` and writes the same fields, so it runs through here too.
     """
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.monotonic()
@@ -96,5 +103,7 @@ def run(ghz: Path, args: list[str], timeout: float) -> GhzResult:
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     if done.returncode != 0 or not done.stdout.strip():
-        raise RuntimeError(f"ghz failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}")
+        raise RuntimeError(
+            f"{ghz.name} failed (exit {done.returncode}): {done.stderr.strip()[-2000:]}"
+        )
     return GhzResult(json.loads(done.stdout), wall, cpu)

@@ -10,6 +10,9 @@ Goals (issue 3):
 (sealed) unary ApplyMove on sealed states calls/s per server core >= 0.90 x
     Health/Check's, for every game (issue 12: a sealed state is not
     validated again), quoted beside the plain ApplyMove.
+(web) Connect unary ApplyMove on the browser port (`croupier serve --web`)
+    calls/s per server core ÷ gRPC unary ApplyMove's, per game, on the same
+    positions in the same pass (no target: measured and quoted).
 Beside the goals (issue 6): a harness's server CPU per move over one call per
 move (ApplyMove with next_legal_moves) and over two (ApplyMove, then
 ListLegalMoves).
@@ -24,7 +27,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from results import Result, combine, spread
-from suite import BASELINE, CROWDED, ONE_CALL, SEALED, Case
+from suite import BASELINE, CROWDED, ONE_CALL, SEALED, WEB, WEB_PORT, Case
 
 GOAL_A = 0.80
 GOAL_B = 10.0
@@ -65,8 +68,10 @@ class Pass:
         return combined.calls_per_core if combined else float("nan")
 
     def noise(self) -> float:
-        """The largest spread between repeated runs of one case in this pass."""
-        cases = {r.case: None for r in self.results}
+        """The largest spread between repeated runs of one gRPC case in this
+        pass (the web port's cases, another server path, leave goal (c)'s
+        allowance as it was; their spread is in the table's notes)."""
+        cases = {r.case: None for r in self.results if not r.case.web}
         return max((spread(self.runs(c)) for c in cases), default=0.0)
 
     def other_load(self) -> tuple[float, float]:
@@ -114,7 +119,9 @@ def render(passes: Sequence[Pass], header: Sequence[str]) -> str:
     lines += ["", "## Goals", ""]
     lines += goal_a(passes) + [""] + goal_b(passes) + [""] + goal_c(passes) + [""]
     lines += goal_sealed(passes) + [""]
+    lines += goal_web(passes) + [""]
     lines += one_call_per_move(passes) + [""]
+    lines += web_port(passes) + [""]
     for p in passes:
         lines += table(p) + [""]
     lines += legend()
@@ -163,7 +170,10 @@ def table(p: Pass) -> list[str]:
         )
     notes = []
     for rpc, reason in p.unavailable.items():
-        notes.append(f"- {rpc}: not available yet on this server ({reason}); skipped.")
+        if rpc == WEB_PORT:
+            notes.append(f"- {rpc}: not measured ({reason}); skipped.")
+        else:
+            notes.append(f"- {rpc}: not available yet on this server ({reason}); skipped.")
     for what, error in p.failures.items():
         notes.append(f"- {what}: **the run failed**: {error}")
     for case in dict.fromkeys(r.case for r in p.results):
@@ -237,6 +247,92 @@ def goal_sealed(passes: Sequence[Pass]) -> list[str]:
                 f"{_n(base)} calls/s per core){beside}: {_verdict(met, ratio / GOAL_SEALED - 1)}."
             )
     return out + ["", _overall(verdicts)]
+
+
+def goal_web(passes: Sequence[Pass]) -> list[str]:
+    """Connect unary ApplyMove on the browser port per core against gRPC unary
+    ApplyMove on the same positions, and each against Health/Check."""
+    out = [
+        "**(web) Connect unary ApplyMove on the browser port (`croupier serve --web`), "
+        "calls/s per server core ÷ gRPC unary ApplyMove's, per game: the same positions, "
+        "the same pass, both runs of each combined; each also ÷ Health/Check's. "
+        "No target is set.**",
+        "",
+    ]
+    for p in passes:
+        if WEB_PORT in p.unavailable:
+            out.append(f"- {p.workers}w: not measured ({p.unavailable[WEB_PORT]}).")
+            continue
+        base = p.baseline_per_core()
+        for game in p.games():
+            web, grpc = p.find("ApplyMove", game, WEB), p.find("ApplyMove", game)
+            if web is None or grpc is None or not grpc.calls_per_core:
+                out.append(f"- {p.workers}w, {game}: no result (see the errors in the table).")
+                continue
+            ratio = web.calls_per_core / grpc.calls_per_core
+            out.append(
+                f"- {p.workers}w, {game}: web ÷ gRPC {ratio:.2f} "
+                f"(Connect {_n(web.calls_per_core)} vs gRPC {_n(grpc.calls_per_core)} calls/s per "
+                f"core; {_signed(web.cpu_us_per_call - grpc.cpu_us_per_call)} µs of server CPU "
+                f"per call); ÷ Health/Check: Connect {_x(web.calls_per_core / base)}, "
+                f"gRPC {_x(grpc.calls_per_core / base)}."
+            )
+    return out
+
+
+def web_port(passes: Sequence[Pass]) -> list[str]:
+    """The browser port's ApplyMove beside the gRPC port's, in detail."""
+    out = [
+        "## Browser port (Connect) beside gRPC",
+        "",
+        "Unary ApplyMove on the same positions: over the browser port (Connect, HTTP/1.1, "
+        "webload) and over the gRPC port (HTTP/2, ghz), each with 16 calls in flight per "
+        "worker, both runs of each case in the pass combined. *Server busy* is the server's "
+        "CPU seconds ÷ the runs' wall time, in cores (a worker saturates near 1): a case that "
+        "leaves the server idle measures its calls at low load. *Client CPU* is the load "
+        "generator's (webload, ghz) per call.",
+        "",
+        "| pass, game | server CPU µs/call Connect | gRPC | Connect − gRPC "
+        "| calls/s per core Connect | gRPC | web ÷ gRPC | ÷ Health Connect | gRPC "
+        "| p50 ms Connect | gRPC | server busy (cores) Connect | gRPC "
+        "| client CPU µs/call webload | ghz |",
+        "|---|" + "---:|" * 14,
+    ]
+    rows = 0
+    for p in passes:
+        base = p.baseline_per_core()
+        for game in p.games():
+            web, grpc = p.find("ApplyMove", game, WEB), p.find("ApplyMove", game)
+            if web is None or grpc is None or not grpc.calls_per_core:
+                continue
+            rows += 1
+            out.append(
+                "| "
+                + " | ".join(
+                    [
+                        f"{p.workers}w, {game}",
+                        _n(web.cpu_us_per_call),
+                        _n(grpc.cpu_us_per_call),
+                        _signed(web.cpu_us_per_call - grpc.cpu_us_per_call),
+                        _n(web.calls_per_core),
+                        _n(grpc.calls_per_core),
+                        f"{web.calls_per_core / grpc.calls_per_core:.2f}",
+                        _x(web.calls_per_core / base),
+                        _x(grpc.calls_per_core / base),
+                        _ms(web.latency_ms.get(50)),
+                        _ms(grpc.latency_ms.get(50)),
+                        f"{web.server_cpu / web.wall_seconds:.2f}",
+                        f"{grpc.server_cpu / grpc.wall_seconds:.2f}",
+                        _n(web.client_us_per_call),
+                        _n(grpc.client_us_per_call),
+                    ]
+                )
+                + " |"
+            )
+    if not rows:
+        reasons = {why for p in passes for rpc, why in p.unavailable.items() if rpc == WEB_PORT}
+        return out[:2] + [f"Not measured ({'; '.join(sorted(reasons)) or 'no result'})."]
+    return out
 
 
 def goal_b(passes: Sequence[Pass]) -> list[str]:
@@ -367,7 +463,8 @@ def legend() -> list[str]:
         "- *÷ Health*: that figure ÷ the Health/Check baseline's calls/s per core (its runs "
         "in the pass combined). Health/Check and ApplyMove run first and again last in each "
         "pass; the goals combine the two runs (calls ÷ CPU over both).",
-        "- *ghz CPU µs/call*: the load generator's own CPU per call: its share of the machine.",
+        "- *ghz CPU µs/call*: the load generator's own CPU per call: its share of the machine "
+        f"(webload's, for the `{WEB}` cases).",
         "- *other load*: busy cores during the run that were neither the server nor ghz.",
     ]
 
@@ -397,6 +494,10 @@ def _n(value: float) -> str:
     if value is None or math.isnan(value):
         return "–"
     return f"{value:,.0f}" if value >= 100 else f"{value:,.1f}"
+
+
+def _signed(value: float) -> str:
+    return "–" if math.isnan(value) else f"{value:+,.0f}"
 
 
 def _ms(value: float | None) -> str:

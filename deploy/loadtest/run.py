@@ -3,11 +3,15 @@
     .venv/bin/python deploy/loadtest/run.py [--workers 1,2] [--seconds S] [--only RPC,...]
                                             [--compare-formats]
 
-Steps: find or install ghz; regenerate the request data from seeded playouts
+Steps: find or install ghz; build webload (webtool.py: the Connect load
+generator of the browser port's cases; skipped, with a note, without Go);
+regenerate the request data from seeded playouts
 (make_data.py) and check it through the engine; then for each worker count
-start `croupier serve` on a free loopback port, wait for health SERVING, probe
+start `croupier serve` on a free loopback port (and its browser port, --web,
+on another), wait for health SERVING, probe
 which RPCs it has, warm it up, run every case of the suite (suite.py; the
-Health/Check baseline and ApplyMove both first and last) while reading the
+Health/Check baseline and ApplyMove both first and last, ApplyMove over the
+browser port too) with ghz, or webload for the web cases, while reading the
 server's CPU time from /proc, and stop it with SIGTERM. Writes
 reports/loadtest/<case>-w<N>.json (ghz's JSON report plus our CPU readings)
 and reports/loadtest/REPORT.md.
@@ -36,6 +40,7 @@ import report
 import results
 import server
 import suite
+import webtool
 from google.protobuf.internal import api_implementation
 from protoset import write_protoset
 
@@ -46,6 +51,8 @@ ROOT = HERE.parents[1]
 DATA = HERE / "data"
 REPORTS = ROOT / "reports" / "loadtest"
 CROUPIER = Path(sys.executable).parent / "croupier"
+# Built by every run from deploy/loadtest/webload (never committed: reports/ is ignored).
+WEBLOAD = REPORTS / "bin" / "webload"
 
 # Seconds of load per worker count when --seconds is not given, shared by the
 # cases, each getting between MIN and MAX seconds: with one game the suite
@@ -73,6 +80,13 @@ def main(argv: list[str] | None = None) -> int:
     except ghz.GhzMissing as error:
         print(f"loadtest: {error}", file=sys.stderr)
         return 2
+    webload: Path | None = None
+    webload_missing = ""
+    try:
+        webload = webtool.build(WEBLOAD)
+    except (webtool.WebloadMissing, subprocess.TimeoutExpired) as error:
+        webload_missing = str(error)
+        print(f"loadtest: {error}; the web port's cases are skipped", file=sys.stderr)
 
     manifest = make_data.write(make_data.build(args.seed), DATA, args.seed)
     problems = make_data.check_dir(DATA)
@@ -88,16 +102,18 @@ def main(argv: list[str] | None = None) -> int:
     workers = args.workers if "--workers" in flags else [1]
     if workers != args.workers:
         print("loadtest: this server has no --workers flag: 1 process only", flush=True)
-    runner = _Runner(ghz_bin, protoset, manifest, args)
+    runner = _Runner(ghz_bin, protoset, manifest, args, webload, webload_missing)
     passes = [runner.run_pass(n) for n in workers]
 
     elapsed = time.monotonic() - started
-    header = _header(manifest, ghz_bin, runner.seconds_used, elapsed, flags)
+    header = _header(manifest, ghz_bin, runner.seconds_used, elapsed, flags, webload_missing)
     (REPORTS / "REPORT.md").write_text(report.render(passes, header))
     # Every game's ApplyMove per core against Health/Check's, the figures the
     # issues' closing notes quote.
     print("\n".join(report.goal_a(passes)), flush=True)
     print("\n".join(report.goal_sealed(passes)), flush=True)
+    # Connect unary ApplyMove on the browser port against gRPC unary ApplyMove.
+    print("\n".join(report.goal_web(passes)), flush=True)
     if runner.tournaments:
         section = _tournament_section(passes, runner.tournaments)
         with (REPORTS / "REPORT.md").open("a") as sink:
@@ -163,8 +179,18 @@ def _parser() -> argparse.ArgumentParser:
 class _Runner:
     """Runs the suite against one server after another."""
 
-    def __init__(self, ghz_bin: Path, protoset: Path, manifest: dict, args) -> None:
+    def __init__(
+        self,
+        ghz_bin: Path,
+        protoset: Path,
+        manifest: dict,
+        args,
+        webload: Path | None = None,
+        webload_missing: str = "",
+    ) -> None:
         self.ghz = ghz_bin
+        self.webload = webload
+        self.webload_missing = webload_missing
         self.protoset = protoset
         self.manifest = manifest
         self.args = args
@@ -178,7 +204,9 @@ class _Runner:
         # The key of the sealed-state data (make_data.py), when the server can seal.
         sealing = "--seal-keys" in flags
         extra = ["--seal-keys", str(DATA / make_data.SEAL_KEYS_FILE)] if sealing else []
-        srv = server.start(CROUPIER, workers, flags, log, extra)
+        # The browser port's cases need the server's --web and webload.
+        web = "--web" in flags and self.webload is not None
+        srv = server.start(CROUPIER, workers, flags, log, extra, web=web)
         p = report.Pass(workers, server_argv=srv.argv)
         try:
             p.server_processes = srv.processes()
@@ -188,6 +216,10 @@ class _Runner:
             available = server.probe_rpcs(srv.target, item)
             if not sealing:
                 available[suite.SEALED_STATES] = "this server has no --seal-keys flag"
+            if "--web" not in flags:
+                available[suite.WEB_PORT] = "this server has no --web flag"
+            elif not web:
+                available[suite.WEB_PORT] = self.webload_missing
             p.unavailable = {rpc: why for rpc, why in available.items() if why}
             cases = suite.cases(self.manifest, DATA, available)
             if self.args.only:
@@ -202,7 +234,7 @@ class _Runner:
             # Warm-up, not measured: the first calls of each RPC in each worker
             # pay for lazy imports, caches and metric files.
             for case in cases:
-                ghz.run(self.ghz, self._args(case, srv, WARMUP_SECONDS), timeout=120)
+                ghz.run(*self._command(case, srv, WARMUP_SECONDS), timeout=120)
             for case, repeat in runs:
                 try:
                     p.results.append(self._measure(case, repeat, srv, seconds))
@@ -238,17 +270,24 @@ class _Runner:
         )
         return m
 
-    def _args(self, case: suite.Case, srv: server.Server, seconds: float) -> list[str]:
-        return suite.ghz_args(case, srv.target, self.protoset, srv.workers, seconds)
+    def _command(
+        self, case: suite.Case, srv: server.Server, seconds: float
+    ) -> tuple[Path, list[str]]:
+        """The load generator of `case` and its arguments: webload against the
+        browser port for a web case, ghz against the gRPC port otherwise."""
+        if case.web:
+            assert self.webload is not None
+            return self.webload, suite.webload_args(case, srv.web_url, srv.workers, seconds)
+        return self.ghz, suite.ghz_args(case, srv.target, self.protoset, srv.workers, seconds)
 
     def _measure(
         self, case: suite.Case, repeat: int, srv: server.Server, seconds: float
     ) -> results.Result:
-        args = self._args(case, srv, seconds)
+        tool, args = self._command(case, srv, seconds)
         busy0, _ = results.machine_ticks()
         cpu0 = srv.cpu_seconds()
         start = time.monotonic()
-        run = ghz.run(self.ghz, args, timeout=seconds + 120)
+        run = ghz.run(tool, args, timeout=seconds + 120)
         wall = time.monotonic() - start
         server_cpu = srv.cpu_seconds() - cpu0
         busy1, _ = results.machine_ticks()
@@ -274,6 +313,7 @@ class _Runner:
             # ghz copies JSON request data into its report: name the file instead.
             options["data"] = f"(the requests of {result.case.data[-1]})"
         ghz_report["croupier_loadtest"] = {
+            "client": "webload" if result.case.web else "ghz",
             "workers": srv.workers,
             "server_argv": srv.argv,
             "server_cpu_seconds": result.server_cpu,
@@ -328,7 +368,12 @@ def _tournament_section(passes: list[report.Pass], measured: list[tuple[int, Any
 
 
 def _header(
-    manifest: dict, ghz_bin: Path, seconds: float, elapsed: float, flags: set[str]
+    manifest: dict,
+    ghz_bin: Path,
+    seconds: float,
+    elapsed: float,
+    flags: set[str],
+    webload_missing: str = "",
 ) -> list[str]:
     import grpc
 
@@ -356,6 +401,19 @@ def _header(
             f"- Sealed states (`{suite.SEALED}`): the ApplyMove positions with every state "
             "sealed (AES-256-GCM under the load test's key, `data/seal-keys`, which the server "
             "is started with); the server opens them and does not validate them again."
+        )
+    in_flight = suite.CONCURRENCY_PER_WORKER["unary"]
+    if "--web" not in flags:
+        lines.append(f"- Web port (`{suite.WEB}`): not measured: this server has no --web flag.")
+    elif webload_missing:
+        lines.append(f"- Web port (`{suite.WEB}`): not measured: {webload_missing}.")
+    else:
+        lines.append(
+            f"- Web port (`{suite.WEB}`): the ApplyMove positions as Connect unary calls "
+            "(POST, application/proto, no compression) to the server's browser port "
+            f"(`--web`), sent by webload (deploy/loadtest/webload, Go net/http, "
+            f"{webtool.go_version()}): {in_flight} keep-alive HTTP/1.1 connections per "
+            "worker, one call in flight on each."
         )
     for game, entry in manifest["games"].items():
         crowded = entry.get("crowded")

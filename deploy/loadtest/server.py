@@ -14,6 +14,8 @@ import signal
 import socket
 import subprocess
 import time
+import urllib.error
+import urllib.request
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,10 +57,17 @@ class Server:
     argv: list[str]
     log_path: Path
     log: IO[bytes] = field(repr=False)
+    web_port: int | None = None  # the browser port (--web), when started with one
 
     @property
     def target(self) -> str:
         return f"{HOST}:{self.port}"
+
+    @property
+    def web_url(self) -> str:
+        """The browser port's base URL (Connect calls go to <url>/<service>/<method>)."""
+        assert self.web_port is not None, "started without --web"
+        return f"http://{HOST}:{self.web_port}"
 
     @property
     def pid(self) -> int:
@@ -73,14 +82,26 @@ class Server:
 
 
 def start(
-    croupier: Path, workers: int, flags: set[str], log_path: Path, extra: Sequence[str] = ()
+    croupier: Path,
+    workers: int,
+    flags: set[str],
+    log_path: Path,
+    extra: Sequence[str] = (),
+    web: bool = False,
 ) -> Server:
     """Start `croupier serve` on a free loopback port with `workers` worker
-    processes (when the server knows --workers), and the `extra` flags, and
-    wait until it answers health SERVING. Raises RuntimeError (with the log's
-    tail) when it does not."""
+    processes (when the server knows --workers), the `extra` flags, and with
+    `web` the browser port on another free port (--web), and wait until it
+    answers health SERVING (and, with `web`, a Connect call on the browser
+    port). Raises RuntimeError (with the log's tail) when it does not."""
     port = free_port()
     argv = [str(croupier), "serve", "--host", HOST, "--port", str(port), *extra]
+    web_port = None
+    if web:
+        web_port = free_port()
+        while web_port == port:
+            web_port = free_port()
+        argv += ["--web", str(web_port)]
     if "--workers" in flags:
         argv += ["--workers", str(workers)]
     else:
@@ -91,7 +112,7 @@ def start(
     log_path.parent.mkdir(parents=True, exist_ok=True)
     log = log_path.open("wb")
     process = subprocess.Popen(argv, stdout=log, stderr=subprocess.STDOUT)
-    server = Server(process, port, workers, argv, log_path, log)
+    server = Server(process, port, workers, argv, log_path, log, web_port)
     try:
         _wait_serving(server)
     except BaseException:
@@ -113,6 +134,8 @@ def _wait_serving(server: Server) -> None:
                 # Every worker should be up before the first measured run:
                 # wait (bounded) until the tree holds the supervisor and them.
                 _wait_processes(server, deadline)
+                if server.web_port is not None:
+                    _wait_web(server, deadline)
                 return
         except grpc.RpcError:
             pass
@@ -127,6 +150,30 @@ def _wait_processes(server: Server, deadline: float) -> None:
         return
     while server.processes() < server.workers + 1 and time.monotonic() < deadline:
         time.sleep(0.1)
+
+
+def _wait_web(server: Server, deadline: float) -> None:
+    """Until the browser port answers a Connect call (ListGames, empty request)."""
+    request = urllib.request.Request(
+        f"{server.web_url}/{service_pb2.DESCRIPTOR.package}.CroupierService/ListGames",
+        data=b"",
+        headers={"Content-Type": "application/proto", "Connect-Protocol-Version": "1"},
+    )
+    last: object = None
+    while time.monotonic() < deadline:
+        if server.process.poll() is not None:
+            raise RuntimeError(f"the server exited ({server.process.returncode}):\n{_tail(server)}")
+        try:
+            with urllib.request.urlopen(request, timeout=1.0) as answer:
+                answer.read()
+            return
+        except (urllib.error.URLError, OSError) as error:
+            last = error
+        time.sleep(0.1)
+    raise RuntimeError(
+        f"the browser port {server.web_url} did not answer a Connect call ({last}):\n"
+        f"{_tail(server)}"
+    )
 
 
 def stop(server: Server) -> int | None:

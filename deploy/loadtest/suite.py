@@ -38,6 +38,7 @@ class Case:
     moves_per_call: int = 0  # 0 for RPCs that play no move
     stream: bool = False
     variant: str = ""  # what sets this case apart from the RPC's usual one, e.g. "JSON data"
+    web: bool = False  # over the browser port (Connect unary, webload), not gRPC (ghz)
 
     @property
     def label(self) -> str:
@@ -46,8 +47,9 @@ class Case:
 
     @property
     def slug(self) -> str:
-        """File-name form: ApplyMove-hundred_and_one, Health-Check."""
-        variant = self.variant.replace(" ", "-")
+        """File-name form: ApplyMove-hundred_and_one, Health-Check,
+        ApplyMove-hundred_and_one-Connect-web-port."""
+        variant = self.variant.replace(", ", "-").replace(" ", "-")
         return "-".join(part for part in (self.rpc.replace("/", "-"), self.game, variant) if part)
 
     @property
@@ -84,6 +86,18 @@ def cases(manifest: dict, data_dir: Path, available: dict[str, str]) -> list[Cas
             # Issue 12: the same positions sealed; the server skips re-validation.
             suite.append(
                 Case("ApplyMove", game, binary("ApplyMoveSealed"), moves_per_call=1, variant=SEALED)
+            )
+        if not available.get(WEB_PORT):
+            # The browser port: the same ApplyMove positions over Connect.
+            suite.append(
+                Case(
+                    "ApplyMove",
+                    game,
+                    binary("ApplyMove"),
+                    moves_per_call=1,
+                    variant=WEB,
+                    web=True,
+                )
             )
         suite += [
             # One call per move: the answer carries the next legal moves, so a
@@ -127,17 +141,22 @@ CROWDED = "6 seats, crowded table"
 # `available` entry that says why a server cannot run it (no --seal-keys).
 SEALED = "sealed state"
 SEALED_STATES = "sealed states"
+# The variant of ApplyMove over the browser port (`croupier serve --web`):
+# Connect unary calls over HTTP/1.1, sent by webload; and the `available`
+# entry that says why it cannot run (no --web flag, no Go to build webload).
+WEB = "Connect, web port"
+WEB_PORT = "web port (Connect)"
 
 # Cases measured twice, first and last in the pass: the goals rest on them, so
 # they get twice the time, and the spread of the two runs shows the noise.
 REPEATED = (BASELINE, "ApplyMove")
-REPEATED_VARIANTS = ("", CROWDED, SEALED)
+REPEATED_VARIANTS = ("", CROWDED, SEALED, WEB)
 
 
 def schedule(cases: list[Case]) -> list[tuple[Case, int]]:
     """The order of the runs of a pass, as (case, repeat number): the baseline
-    and ApplyMove (every game's, on sealed states too, and Scala 40's crowded
-    table) open and close
+    and ApplyMove (every game's, on sealed states and over the web port too,
+    and Scala 40's crowded table) open and close
     it (in mirrored order), the rest in between."""
     first = [c for c in cases if c.rpc in REPEATED and c.variant in REPEATED_VARIANTS]
     rest = [c for c in cases if c not in first]
@@ -181,4 +200,32 @@ def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: flo
         "--name",
         case.label,
         target,
+    ]
+
+
+def webload_args(case: Case, url: str, workers: int, seconds: float) -> list[str]:
+    """The webload command line (without the binary) of one timed run of a
+    web case against the browser port at `url` (http://host:port).
+
+    The unary cases' load: 16 calls in flight per worker. HTTP/1.1 carries one
+    call at a time per connection, so that is 16 keep-alive connections per
+    worker, each with its own webload worker (connections = concurrency); the
+    kernel balances them over the SO_REUSEPORT workers, as it does ghz's."""
+    in_flight = CONCURRENCY_PER_WORKER["unary"] * workers
+    return [
+        "--binary-file",
+        case.data[-1],
+        "--connections",
+        str(in_flight),
+        "--concurrency",
+        str(in_flight),
+        "--duration",
+        f"{seconds:g}s",
+        "--duration-stop",
+        "wait",
+        "--timeout",
+        "20s",
+        "--name",
+        case.label,
+        f"{url}/{case.method}",
     ]

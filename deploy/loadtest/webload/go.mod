@@ -1,0 +1,3 @@
+module croupier/deploy/loadtest/webload
+
+go 1.22
