@@ -508,3 +508,43 @@ def test_the_browser_ports_connections_send_without_delay(ports: Any) -> None:
             assert connection.sock is not None
     finally:
         connection.close()
+
+
+@pytest.mark.parametrize(
+    "sent",
+    [b"", b"POST /croupier.v1.CroupierService/ListGames HTTP/1.1\r\nHost: x\r\n"],
+    ids=["nothing", "half a header"],
+)
+def test_a_connection_that_does_not_send_its_headers_in_time_is_closed(
+    ports: Any, sent: bytes, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """uvicorn alone kept such connections for ever (slow-header clients
+    could hold every connection a worker takes)."""
+    from croupier.service import web
+
+    monkeypatch.setattr(web, "HEADERS_SECONDS", 0.5)
+    _, web_port, _ = ports
+    with socket.create_connection(("127.0.0.1", web_port), timeout=30) as sock:
+        sock.sendall(sent)
+        assert sock.recv(100) == b""  # closed by the server, well before the timeout
+
+
+def test_headers_sent_in_time_get_their_answer_however_long_the_call(
+    ports: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from croupier.service import web
+
+    monkeypatch.setattr(web, "HEADERS_SECONDS", 0.5)
+    _, web_port, _ = ports
+    connection = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
+    try:
+        for _ in range(2):  # the deadline is re-armed for the next request
+            connection.request(
+                "POST",
+                f"/{SERVICE}/ListGames",
+                body=b"",
+                headers={"content-type": "application/proto"},
+            )
+            assert connection.getresponse().read()
+    finally:
+        connection.close()

@@ -42,6 +42,7 @@ from protobuf.wkt import Any as WireAny
 from starlette.middleware.cors import CORSMiddleware
 from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.staticfiles import StaticFiles
+from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
 from croupier.service.config import ServerConfig
 from croupier.service.decoding import Unparsable, tolerant_deserializer
@@ -262,6 +263,52 @@ class _Service(ConnectASGIApplication[Any]):
 
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
+# Seconds a connection gets to send a request's headers, from its start or
+# from the end of its last answer (the gRPC port's handshake timeout is 10 s).
+HEADERS_SECONDS = 10.0
+
+
+class _HttpProtocol(HttpToolsProtocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers.
+
+    uvicorn waits for ever on a client that connects and sends nothing, or
+    half a header (its keep-alive timeout starts only after an answer, and
+    any byte stops it), so such clients could hold every connection a
+    worker takes. Here a connection whose headers are not all in within
+    HEADERS_SECONDS is closed; once they are, the call has the time it needs."""
+
+    _headers_due: asyncio.TimerHandle | None = None
+
+    def connection_made(self, transport: Any) -> None:
+        super().connection_made(transport)
+        self._await_headers()
+
+    def on_headers_complete(self) -> None:
+        self._headers_in()
+        super().on_headers_complete()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.pipeline and not self.transport.is_closing():
+            self._await_headers()  # the next request's
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._headers_in()
+        super().connection_lost(exc)
+
+    def _await_headers(self) -> None:
+        self._headers_in()
+        self._headers_due = self.loop.call_later(HEADERS_SECONDS, self._headers_late)
+
+    def _headers_in(self) -> None:
+        if self._headers_due is not None:
+            self._headers_due.cancel()
+            self._headers_due = None
+
+    def _headers_late(self) -> None:
+        if not self.transport.is_closing():
+            self.transport.close()
+
 
 def application(handlers: Handlers, config: ServerConfig) -> ASGIApp:
     """The web port's ASGI application: RPCs under /croupier.v1.*, the web
@@ -321,7 +368,7 @@ async def start(handlers: Handlers, config: ServerConfig, sock: Any) -> uvicorn.
     until the process ends; the worker's signal handling stays its own."""
     settings = uvicorn.Config(
         application(handlers, config),
-        http="httptools",
+        http=_HttpProtocol,
         loop="none",
         lifespan="off",
         log_config=None,
