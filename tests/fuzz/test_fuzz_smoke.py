@@ -1,6 +1,7 @@
 """A short fixed-seed run of `make fuzz` (deploy/fuzz), and the fuzzer's own
-promises: reproducible inputs, every RPC and game in its corpus, verdicts
-that catch planted faults.
+promises: reproducible inputs, every RPC of CroupierService and BotService
+and every game in its corpus, the web port's share of the live inputs,
+verdicts that catch planted faults (on both ports).
 
 The run fails on any finding that is not pinned yet by an xfail regression
 test (croupier_fuzz/known.py lists those).
@@ -11,6 +12,7 @@ from __future__ import annotations
 import functools
 import sys
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -20,23 +22,24 @@ from hypothesis import strategies as st
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "deploy" / "fuzz"))
 
-from croupier_fuzz import oracle, run  # noqa: E402
-from croupier_fuzz.cases import Case, draw, parsed, wire_bytes  # noqa: E402
-from croupier_fuzz.corpus import ENGINE_RPCS, Corpus  # noqa: E402
+from croupier_fuzz import oracle, run, web  # noqa: E402
+from croupier_fuzz.cases import MULTI, Case, draw, parsed, wire_bytes  # noqa: E402
+from croupier_fuzz.corpus import IN_PROCESS_RPCS, SERVICES, Corpus  # noqa: E402
 from croupier_fuzz.known import KNOWN  # noqa: E402
-from croupier_fuzz.mutate import Limits, Mutator  # noqa: E402
+from croupier_fuzz.mutate import Limits, Mutation, Mutator  # noqa: E402
 from croupier_fuzz.report import markdown  # noqa: E402
 from croupier_fuzz.source import HypothesisSource, RandomSource  # noqa: E402
 
 from croupier.engine import api, registry  # noqa: E402
 from croupier.engine.errors import InvalidInput  # noqa: E402
-from croupier.v1 import game_pb2, service_pb2  # noqa: E402
+from croupier.v1 import bot_pb2, game_pb2, service_pb2  # noqa: E402
 
 SEED = 20261130
 # Small limits keep the smoke run's memory and time low; `make fuzz` goes further.
 LIMITS = Limits(repeat=100_000, messages=1_000, string=100_000)
-ENGINE_INPUTS = 3000
+ENGINE_INPUTS = 2500  # ChooseMove (the bots, ms a call) is one input in ten since BotService
 LIVE_INPUTS = 400
+WEB_SHARE = 0.3
 
 
 @functools.cache
@@ -63,16 +66,30 @@ def test_a_short_engine_run_finds_nothing_new() -> None:
     run.run_engine(results, _mutator(), ENGINE_INPUTS, progress=False)
     tallies = results.tallies["engine"]
     assert sum(t.inputs for t in tallies.values()) == ENGINE_INPUTS
-    assert set(tallies) == set(ENGINE_RPCS)
+    assert set(tallies) == set(IN_PROCESS_RPCS)  # ChooseMove through the built-in bots too
     assert _new(results) == ""
 
 
-def test_a_short_live_run_finds_nothing_new() -> None:
+def test_a_short_live_run_on_both_ports_finds_nothing_new() -> None:
     results = run.Results(seed=SEED, corpus=_corpus())
-    run.run_live(results, _mutator(), LIVE_INPUTS)
-    tallies = results.tallies["live"]
-    assert sum(t.inputs for t in tallies.values()) == LIVE_INPUTS
-    assert {"ApplyMoveBatch", "ApplyMoveStream", "ApplyMove"} <= set(tallies)
+    run.run_live(results, _mutator(), LIVE_INPUTS, web_share=WEB_SHARE)
+    by_phase = {
+        phase: sum(t.inputs for t in tallies.values())
+        for phase, tallies in results.tallies.items()
+        if phase != "live warm-up"
+    }
+    assert sum(by_phase.values()) == LIVE_INPUTS
+    # The web share is honoured: exactly the inputs its draw sends there
+    # (bytes that do not parse, and huge requests, go as connect, not json).
+    routed = [web.route(SEED, i, WEB_SHARE) for i in range(LIVE_INPUTS)]
+    on_web = sum(n for phase, n in by_phase.items() if phase.startswith("live web/"))
+    assert on_web == sum(way is not None for way in routed)
+    assert abs(on_web / LIVE_INPUTS - WEB_SHARE) < 0.06, by_phase
+    assert set(by_phase) == {"live", *(f"live web/{way}" for way in web.ROUTES)}
+    assert {"ApplyMoveBatch", "ApplyMoveStream", "ApplyMove", "ChooseMove"} <= set(
+        results.tallies["live"]
+    )
+    assert {"ApplyMoveStream", "ChooseMove"} <= set(results.tallies["live web/connect"])
     assert results.live["rss_after_kb"], "no worker RSS was read"
     assert _new(results) == ""
 
@@ -90,7 +107,7 @@ def test_a_short_live_run_finds_nothing_new() -> None:
 @given(st.data())
 def test_mutated_real_requests_break_no_promise(data: st.DataObject) -> None:
     source = HypothesisSource(data)
-    rpc = data.draw(st.sampled_from(ENGINE_RPCS))
+    rpc = data.draw(st.sampled_from(IN_PROCESS_RPCS))
     case = draw(source, _corpus(), _mutator(), rpc)
     verdict = run.engine_judge(_corpus())(case, 0)
     unknown = [p for p in verdict.problems if p.signature not in KNOWN]
@@ -109,13 +126,22 @@ def test_an_input_is_rebuilt_from_the_seed_and_its_number_alone() -> None:
     assert wire_bytes(_corpus(), rebuilt) == wire_bytes(_corpus(), first)
 
 
-def test_the_corpus_holds_every_rpc_and_every_game() -> None:
+def test_the_corpus_holds_every_rpc_of_both_services_and_every_game() -> None:
     corpus = _corpus()
-    assert set(corpus.requests) == set(ENGINE_RPCS)
+    assert set(corpus.requests) == set(IN_PROCESS_RPCS)
+    every = {m.name for service in SERVICES for m in service.methods}
+    assert {s.name for s in SERVICES} == {"CroupierService", "BotService"}
+    # Each RPC has real requests of its own, or is a batch or stream of them.
+    assert every == set(corpus.requests) | set(MULTI)
+    assert every == set(run.WIRE_WEIGHTS)  # and each is sent to the live server
+    assert run.NOT_FUZZED == ()
     games = {
         service_pb2.ApplyMoveRequest.FromString(b).state.game for b in corpus.requests["ApplyMove"]
     }
     assert games == {g.name for g in registry.games()}
+    bots = [bot_pb2.ChooseMoveRequest.FromString(b) for b in corpus.requests["ChooseMove"]]
+    assert {r.view.game for r in bots} == games
+    assert all(r.legal_moves and r.match_id for r in bots)
     # Real positions: every ApplyMove request of the corpus is well formed.
     for data in corpus.requests["ApplyMove"][:50]:
         api.apply_move(service_pb2.ApplyMoveRequest.FromString(data))
@@ -218,33 +244,100 @@ def test_a_view_that_shows_a_hidden_card_is_found(monkeypatch: pytest.MonkeyPatc
     assert _judge(monkeypatch, "GetView", leak) == ["view shows a hidden card"]
 
 
-def test_an_internal_answer_of_a_live_server_is_found(monkeypatch: pytest.MonkeyPatch) -> None:
-    from croupier_fuzz.live import LiveJudge
+def test_a_bot_that_answers_out_of_range_or_raises_is_found(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def past_the_end(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveResponse:
+        return bot_pb2.ChooseMoveResponse(move_index=len(request.legal_moves))
+
+    def stop(request: object) -> None:
+        raise StopIteration  # the fault a mutation run found (test_builtin_bots.py)
+
+    assert _judge(monkeypatch, "ChooseMove", past_the_end) == ["move index out of range"]
+    assert _judge(monkeypatch, "ChooseMove", stop) == ["exception escaped"]
+
+
+def test_json_mutations_make_json_the_codec_refuses() -> None:
+    request = parsed(_corpus(), Case("ChooseMove", 0))
+    assert request is not None
+    body = web.json_body(request, ())
+    assert web.parse_json("ChooseMove", body) == request
+    mangled = {
+        op: web.json_body(request, (web.JsonMutation(op, arg),))
+        for op, arg in [
+            ("truncate", 500),
+            ("bad utf-8", 7),
+            ("nest", (3, 100_000, True)),
+            ("wrong type", (0, 2)),  # "view": 1
+            ("raw number", (5, "1e400")),
+            ("unknown key", 2),
+            ("duplicate key", 1),
+        ]
+    }
+    assert all(body != changed for changed in mangled.values())
+    for op in ("truncate", "bad utf-8", "nest", "wrong type"):
+        assert web.parse_json("ChooseMove", mangled[op]) is None, op
+    assert web.parse_json("ChooseMove", mangled["unknown key"]) == request
+
+
+@pytest.fixture(scope="module")
+def planted_server() -> Iterator[object]:
+    """A LiveServer stand-in: an in-process server with both ports on port 0."""
+    import grpc
 
     from croupier.service.config import ServerConfig
     from croupier.service.server import ServerThread
 
     class Planted:
-        """A LiveServer stand-in: an in-process server on port 0."""
-
-        def __init__(self, port: int) -> None:
-            import grpc
-
+        def __init__(self, port: int, web_port: int) -> None:
             self.channel = grpc.insecure_channel(f"127.0.0.1:{port}")
+            self.web_port = web_port
 
         def traceback_for(self, request_id: str) -> None:
             return None
+
+    server = ServerThread(ServerConfig(port=0, web_port=0, grace=0.0))
+    planted = Planted(server.start(), server.web_port)
+    try:
+        yield planted
+    finally:
+        planted.channel.close()
+        server.stop()
+
+
+@pytest.mark.parametrize("way", [None, *web.ROUTES])
+def test_an_internal_answer_of_a_live_server_is_found_on_either_port(
+    monkeypatch: pytest.MonkeyPatch, planted_server: object, way: str | None
+) -> None:
+    from croupier_fuzz.live import LiveJudge
 
     def crash(request: object) -> None:
         raise ZeroDivisionError("planted")
 
     # The handlers look engine calls up on `api` at call time (handlers.py).
     monkeypatch.setattr(api, "get_view", crash)
-    with ServerThread(ServerConfig(port=0, grace=0.0)) as port:
-        planted = Planted(port)
-        try:
-            verdict = LiveJudge(planted, _corpus())(_first("GetView"), 0)  # type: ignore[arg-type]
-        finally:
-            planted.channel.close()
+    judge = LiveJudge(planted_server, _corpus(), web_share=1.0)  # type: ignore[arg-type]
+    try:
+        verdict = judge.send(_first("GetView"), 0, way, mangle_json=False)
+    finally:
+        judge.close()
     assert verdict.code == "INTERNAL"
     assert [p.kind for p in verdict.problems] == ["status INTERNAL"]
+    assert verdict.via == (way or "")
+
+
+@pytest.mark.parametrize("way", web.ROUTES)
+def test_an_error_on_the_web_port_is_read_as_on_the_grpc_port(
+    planted_server: object, way: str
+) -> None:
+    from croupier_fuzz.live import LiveJudge
+
+    judge = LiveJudge(planted_server, _corpus(), web_share=1.0)  # type: ignore[arg-type]
+    empty = Case("ChooseMove", 0, (Mutation(("legal_moves",), "clear", None),))
+    try:
+        verdicts = [judge.send(empty, 0, w, mangle_json=False) for w in (None, way)]
+    finally:
+        judge.close()
+    assert [v.code for v in verdicts] == ["INVALID_ARGUMENT"] * 2
+    # The same message and google.rpc details: the same size as the gRPC port's.
+    assert verdicts[0].error_size == verdicts[1].error_size > 0

@@ -447,6 +447,22 @@ def test_json_a_parser_chokes_on_is_invalid_argument(ports: Any, body: bytes) ->
     error = json.loads(answer)
     assert (status, error["code"]) == (400, "invalid_argument"), error
     assert error["message"].startswith("request: cannot be parsed as croupier.v1.NewGameRequest")
+    assert error["details"][0]["type"] == "google.rpc.BadRequest"  # answered by our handler
+
+
+def test_an_infinite_number_where_cards_go_is_the_handlers_invalid_argument(ports: Any) -> None:
+    # make fuzz: 1e400 in a repeated enum made protobuf's JSON parser raise
+    # OverflowError, which the Connect runtime answered itself (no
+    # BadRequest, not counted or logged as a call).
+    _, web_port, _ = ports
+    body = b'{"state": {"hundredAndOne": {"stock": [1e400]}}}'
+    status, _, answer = _post(
+        web_port, f"/{SERVICE}/ApplyMove", body, {"content-type": "application/json"}
+    )
+    error = json.loads(answer)
+    assert (status, error["code"]) == (400, "invalid_argument"), error
+    assert error["message"].startswith("request: cannot be parsed as croupier.v1.ApplyMoveRequest")
+    assert error["details"][0]["type"] == "google.rpc.BadRequest"
 
 
 def test_a_request_over_the_size_limit_is_resource_exhausted_on_both_ports(ports: Any) -> None:

@@ -25,6 +25,13 @@ def parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--live-share", type=float, default=0.2, help="share of the inputs sent to the live server"
     )
+    p.add_argument(
+        "--web-share",
+        type=float,
+        default=0.25,
+        help="share of the live inputs sent to the server's web port (Connect, JSON, gRPC-Web) "
+        "instead of its gRPC port",
+    )
     p.add_argument("--workers", type=int, default=1, help="worker processes of the live server")
     p.add_argument(
         "--server-log-level",
@@ -88,6 +95,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             log_level=args.server_log_level,
             progress=not args.quiet,
             rss_growth_limit=args.rss_growth_limit,
+            web_share=args.web_share,
         )
     from croupier_fuzz import report
 
@@ -119,7 +127,10 @@ def _replay(args: argparse.Namespace, corpus: run.Corpus, mutator: run.Mutator) 
 
         case = run.live_case(corpus, mutator, args.seed, index)
         with live.serving(args.workers, args.server_log_level) as server:
-            verdict = live.LiveJudge(server, corpus)(case, index)
+            judge = live.LiveJudge(server, corpus, web_share=args.web_share, seed=args.seed)
+            verdict = judge(case, index)
+            judge.close()
+        print(f"port: {'web, ' + verdict.via if verdict.via else 'gRPC'}")
     else:
         raise SystemExit(f"--replay: phase must be engine or live; got {phase!r}")
     print("\n".join(case.describe(corpus)))

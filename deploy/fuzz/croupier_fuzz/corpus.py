@@ -6,8 +6,10 @@ the game's own catalogue are played through the one match loop
 met on the way come the requests of every RPC: the move that was played and
 a move that is not legal there (the game's `candidate_moves` hook), the legal
 moves, views and default moves of any seat, the next deal of a finished deal,
-and the moves refused after it. Positions that end a deal are always kept:
-that is where scoring, totals and the match's end are computed.
+and the moves refused after it; and for BotService, the ChooseMove request
+of the seat that played (its view, its legal moves, a match id). Positions
+that end a deal are always kept: that is where scoring, totals and the
+match's end are computed.
 
 The corpus is a pure function of its seed.
 """
@@ -29,22 +31,30 @@ from croupier.engine.errors import InvalidInput
 from croupier.engine.options import Value
 from croupier.engine.registry import Game
 from croupier.inprocess import InProcess
-from croupier.v1 import game_pb2, options_pb2, service_pb2
+from croupier.v1 import bot_pb2, game_pb2, options_pb2, service_pb2
 from croupier_client import playout
 
-# Every RPC of the service, read from its descriptor, so that an RPC added to
-# service.proto is fuzzed without a line here: its request and response
+# Every RPC of the services, read from their descriptors, so that an RPC added
+# to service.proto is fuzzed without a line here: its request and response
 # classes, and the engine.api function of the same name (AnalyseHand ->
 # analyse_hand) when there is one. The others exist only on the wire (a batch,
-# a stream).
+# a stream). BotService's RPCs (the built-in bots, croupier.service.bots) are
+# judged in-process by the service's own function (oracle.BOT_CALLS).
 SERVICE = service_pb2.DESCRIPTOR.services_by_name["CroupierService"]
+BOT_SERVICE = bot_pb2.DESCRIPTOR.services_by_name["BotService"]
+SERVICES = (SERVICE, BOT_SERVICE)
+# An RPC's service by its name (the names are unique across the two services).
+SERVICE_OF: dict[str, str] = {m.name: s.full_name for s in SERVICES for m in s.methods}
+assert len(SERVICE_OF) == sum(len(s.methods) for s in SERVICES), "an RPC name in two services"
 REQUEST_TYPES: dict[str, type[Message]] = {
-    m.name: message_factory.GetMessageClass(m.input_type) for m in SERVICE.methods
+    m.name: message_factory.GetMessageClass(m.input_type) for s in SERVICES for m in s.methods
 }
 RESPONSE_TYPES: dict[str, type[Message]] = {
-    m.name: message_factory.GetMessageClass(m.output_type) for m in SERVICE.methods
+    m.name: message_factory.GetMessageClass(m.output_type) for s in SERVICES for m in s.methods
 }
-STREAMING = tuple(m.name for m in SERVICE.methods if m.client_streaming or m.server_streaming)
+STREAMING = tuple(
+    m.name for s in SERVICES for m in s.methods if m.client_streaming or m.server_streaming
+)
 
 
 def engine_function(rpc: str) -> str:
@@ -58,6 +68,9 @@ ENGINE_RPCS = tuple(
     if m.name not in STREAMING and callable(getattr(api, engine_function(m.name), None))
 )
 WIRE_RPCS = tuple(m.name for m in SERVICE.methods if m.name not in ENGINE_RPCS)
+BOT_RPCS = tuple(m.name for m in BOT_SERVICE.methods)
+# What the in-process phase calls: engine.api, and the built-in bots.
+IN_PROCESS_RPCS = (*ENGINE_RPCS, *BOT_RPCS)
 # RPCs whose requests are built here with care; any other one that takes a
 # state gets one request per position, its other fields filled generically.
 _BUILT = ("ListGames", "NewGame", "ApplyMove", "NextDeal")
@@ -224,6 +237,7 @@ def _add_positions(
         if illegal is not None:
             corpus.add("ApplyMove", service_pb2.ApplyMoveRequest(state=state, move=illegal), where)
         _add_state_requests(corpus, state, rnd, where)
+        _add_choose_move(corpus, step, rnd, where, origin)
         after = step.answer.state
         if after.match.phase == in_progress:
             continue
@@ -256,6 +270,29 @@ def _add_state_requests(
             elif fd.type == fd.TYPE_BOOL and not fd.is_repeated:
                 setattr(request, name, rnd.random() < 0.5)
         corpus.add(rpc, request, where)
+
+
+def _add_choose_move(
+    corpus: Corpus, step: playout.Step, rnd: random.Random, where: str, match: str
+) -> None:
+    """What a harness sends a bot at this position: the view of the seat that
+    played (another acting seat now and then: a UNO jump-in window), its legal
+    moves in the engine's order, the match's id and a time budget."""
+    seats = sorted(step.legal)
+    seat = step.choice.move.seat
+    if len(seats) > 1 and rnd.random() < 0.3:
+        seat = rnd.choice(seats)
+    moves = step.legal.get(seat)
+    if not moves:
+        return
+    view = api.get_view(service_pb2.GetViewRequest(state=step.state, seat=seat)).view
+    request = bot_pb2.ChooseMoveRequest(
+        view=view,
+        legal_moves=moves,
+        time_budget_ms=rnd.choice((0, 100, 2000)),
+        match_id=match,
+    )
+    corpus.add("ChooseMove", request, where)
 
 
 def _illegal_move(game: Game, step: playout.Step, rnd: random.Random) -> game_pb2.Move | None:

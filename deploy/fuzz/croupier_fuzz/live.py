@@ -1,6 +1,10 @@
 """The live phase: mutated real requests and mutated bytes through a real
 channel to `croupier serve` on 127.0.0.1, judged by what comes back.
 
+The server serves its browser port too (`--web`); a share of the inputs goes
+there instead, over Connect (binary and JSON) and gRPC-Web (web.py), and is
+judged by the same verdicts, its failures read as the gRPC port's would be.
+
 The server runs as a subprocess (its own process group, killed whole at the
 end). Every call carries `x-request-id: fuzz-<n>`, so an INTERNAL answer is
 matched with the traceback the server logged for it. Worker RSS is read from
@@ -24,24 +28,27 @@ from collections.abc import Iterator
 from typing import Any
 
 import grpc
+from connectrpc.errors import ConnectError
+from google.protobuf import json_format
 from google.protobuf.message import DecodeError, Message
 from google.rpc import error_details_pb2, status_pb2
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
 from croupier.v1 import service_pb2
+from croupier_fuzz import web
 from croupier_fuzz.cases import Case, message, parsed, stream_items, wire_bytes
-from croupier_fuzz.corpus import RESPONSE_TYPES, STREAMING, Corpus
+from croupier_fuzz.corpus import RESPONSE_TYPES, SERVICE_OF, STREAMING, Corpus
 from croupier_fuzz.oracle import (
     ALLOWED,
     ERROR_LIMIT,
     Problem,
     Verdict,
+    check_choice,
     check_returned_state,
     field_class,
     wire_error_size,
 )
 
-SERVICE = "croupier.v1.CroupierService"
 REQUEST_ID = "x-request-id"
 ITEM_CODES = {3: "INVALID_ARGUMENT", 9: "FAILED_PRECONDITION"}
 # A request that gives a sealed_state (issue 12) to this server, which holds no
@@ -70,6 +77,9 @@ class LiveServer:
 
     def __init__(self, workers: int = 1, log_level: str = "warning", timeout: float = 30) -> None:
         self.port = free_port()
+        self.web_port = free_port()
+        while self.web_port == self.port:
+            self.web_port = free_port()
         self.tmp = tempfile.TemporaryDirectory(prefix="croupier-fuzz-")
         env = {
             k: v for k, v in os.environ.items() if not k.startswith(("CROUPIER_", "PROMETHEUS_"))
@@ -79,6 +89,7 @@ class LiveServer:
             *(sys.executable, "-m", "croupier.cli", "serve", "--host", "127.0.0.1"),
             *("--port", str(self.port), "--metrics-port", "0", "--workers", str(workers)),
             *("--log-level", log_level, "--grace", "1"),
+            *("--web", str(self.web_port)),
         ]
         self.process = subprocess.Popen(
             command,
@@ -125,11 +136,16 @@ class LiveServer:
                 raise RuntimeError(f"croupier serve exited: {''.join(self.tail)}")
             with contextlib.suppress(grpc.RpcError):
                 serving = self.health(timeout=1.0) == health_pb2.HealthCheckResponse.SERVING
-                if serving and len(self.worker_pids()) >= self.workers:
+                if serving and len(self.worker_pids()) >= self.workers and self._web_up():
                     return
             if time.monotonic() > deadline:
                 raise RuntimeError(f"croupier serve not ready after {timeout} s")
             time.sleep(0.1)
+
+    def _web_up(self) -> bool:
+        with socket.socket() as s:
+            s.settimeout(1.0)
+            return s.connect_ex(("127.0.0.1", self.web_port)) == 0
 
     def health(self, timeout: float = 2.0) -> int:
         stub = health_pb2_grpc.HealthStub(self.channel)
@@ -194,26 +210,52 @@ class LiveServer:
 
 
 class LiveJudge:
-    """Sends cases to a LiveServer and judges the answers."""
+    """Sends cases to a LiveServer and judges the answers: input `index`
+    goes to the gRPC port, or with `web_share` of them to the web port
+    (`web.route`, drawn from (seed, index) alone)."""
 
-    def __init__(self, server: LiveServer, corpus: Corpus, timeout: float = 30.0) -> None:
+    def __init__(
+        self,
+        server: LiveServer,
+        corpus: Corpus,
+        timeout: float = 30.0,
+        *,
+        web_share: float = 0.0,
+        seed: int = 0,
+    ) -> None:
         self.server = server
         self.corpus = corpus
         self.timeout = timeout
         self.calls = 0
+        self.web_share = web_share
+        self.seed = seed
         channel = server.channel
         self.unary = {
-            rpc: channel.unary_unary(f"/{SERVICE}/{rpc}")
+            rpc: channel.unary_unary(f"/{SERVICE_OF[rpc]}/{rpc}")
             for rpc in RESPONSE_TYPES
             if rpc not in STREAMING
         }
-        self.stream = channel.stream_stream(f"/{SERVICE}/ApplyMoveStream")
+        self.stream = channel.stream_stream(f"/{SERVICE_OF['ApplyMoveStream']}/ApplyMoveStream")
+        web_port = getattr(server, "web_port", None)
+        self.web = web.WebClient(web_port, timeout) if web_share > 0 and web_port else None
+
+    def close(self) -> None:
+        if self.web is not None:
+            self.web.close()
 
     def __call__(self, case: Case, index: int) -> Verdict:
+        way = web.route(self.seed, index, self.web_share) if self.web is not None else None
+        return self.send(case, index, way)
+
+    def send(self, case: Case, index: int, way: str | None, *, mangle_json: bool = True) -> Verdict:
+        """Case `case` to the gRPC port (`way` None) or by web route `way`;
+        as JSON, its text mangled as input `index` draws it (`mangle_json`)."""
         self.calls += 1
         request_id = f"fuzz-{index}-{self.calls}"
         metadata = ((REQUEST_ID, request_id),)
         started = time.perf_counter()
+        if way is not None:
+            return self._web(case, index, way, request_id, mangle_json)
         if case.rpc == "ApplyMoveStream":
             return self._stream(case, metadata, request_id, started)
         data = wire_bytes(self.corpus, case)
@@ -222,11 +264,71 @@ class LiveJudge:
         except grpc.RpcError as error:
             return self._error(case.rpc, error, request_id, started, case)
         verdict = Verdict("OK", 0, time.perf_counter() - started)
-        verdict.problems += self._check_ok(case, answer)
+        verdict.problems += self._check_ok(case, answer, parsed(self.corpus, case))
+        return verdict
+
+    # -- the web port ---------------------------------------------------------------
+
+    def _web(self, case: Case, index: int, way: str, request_id: str, mangle_json: bool) -> Verdict:
+        """Case `case` through the web port by `way` (web.ROUTES); the verdict's
+        `via` names the route actually taken."""
+        assert self.web is not None
+        rpc, service = case.rpc, SERVICE_OF[case.rpc]
+        if rpc == "ApplyMoveStream":
+            way = "grpc-web" if way == "grpc-web" else "connect"
+            items = stream_items(self.corpus, case)
+            started = time.perf_counter()
+            try:
+                answers = self.web.stream(way, service, rpc, items, request_id)
+            except ConnectError as error:
+                verdict = self._error(rpc, web.AsGrpc(error), request_id, started, case)
+            else:
+                verdict = self._stream_answers(case, items, answers, started)
+            verdict.via = way
+            return verdict
+        request = parsed(self.corpus, case)
+        mangled = case.raw is not None
+        if way == "json" and (request is None or request.ByteSize() > web.JSON_MAX_BYTES):
+            way = "connect"  # bytes that do not parse have no JSON; huge ones go as bytes
+        if way == "json":
+            assert request is not None
+            source = web.web_source(self.seed, index)
+            mutations = web.json_mutations(source) if mangle_json else ()
+            body = web.json_body(request, mutations)
+            if mutations:
+                mangled = True
+                request = web.parse_json(rpc, body)
+        else:
+            body = wire_bytes(self.corpus, case)
+        started = time.perf_counter()
+        try:
+            answer = self.web.unary(way, service, rpc, body, request_id)
+        except ConnectError as error:
+            verdict = self._error(
+                rpc, web.AsGrpc(error), request_id, started, case, request=request, mangled=mangled
+            )
+            verdict.via = way
+            return verdict
+        verdict = Verdict("OK", 0, time.perf_counter() - started, via=way)
+        if way == "json":
+            try:
+                answer = json_format.Parse(answer, RESPONSE_TYPES[rpc]()).SerializeToString()
+            except (json_format.ParseError, ValueError) as error:
+                verdict.problems.append(Problem(rpc, "JSON answer does not parse", str(error)[:80]))
+                return verdict
+        verdict.problems += self._check_ok(case, answer, request)
         return verdict
 
     def _error(
-        self, rpc: str, error: Any, request_id: str, started: float, case: Case | None
+        self,
+        rpc: str,
+        error: Any,
+        request_id: str,
+        started: float,
+        case: Case | None,
+        *,
+        request: Message | None = None,
+        mangled: bool | None = None,
     ) -> Verdict:
         code = error.code().name
         details = error.details() or ""
@@ -234,16 +336,13 @@ class LiveJudge:
         status = b"".join(v for k, v in trailers if k == "grpc-status-details-bin")
         size = wire_error_size(details, status)
         verdict = Verdict(code, size, time.perf_counter() - started)
-        if code == SEALED and self._gives_sealed_state(case):
+        if mangled is None:
+            mangled = case is None or case.raw is not None
+        if code == SEALED and self._gives_sealed_state(case, request):
             pass
         elif code not in ALLOWED:
             verdict.problems.append(self._bad_status(rpc, code, details, request_id))
-        elif (
-            code == "INVALID_ARGUMENT"
-            and rpc == "ApplyMoveBatch"
-            and case is not None
-            and case.raw is None
-        ):
+        elif code == "INVALID_ARGUMENT" and rpc == "ApplyMoveBatch" and not mangled:
             # A batch that parses fails item by item, never as a whole.
             verdict.problems.append(Problem(rpc, "batch failed as a whole", code, details[:300]))
         if size > ERROR_LIMIT:
@@ -252,13 +351,16 @@ class LiveJudge:
             )
         return verdict
 
-    def _gives_sealed_state(self, case: Case | None) -> bool:
-        """Whether the request, or an item of its batch or stream, gives a sealed_state."""
+    def _gives_sealed_state(self, case: Case | None, request: Message | None = None) -> bool:
+        """Whether the request (`request`, the one the server parsed, when the
+        case's was not sent as it is), or an item of its batch or stream,
+        gives a sealed_state."""
         if case is None:
             return False
         if case.rpc == "ApplyMoveStream":
             return any(self._gives_sealed_state(item) for item in case.items)
-        request = parsed(self.corpus, case)
+        if request is None:
+            request = parsed(self.corpus, case)
         if request is None:
             return False
         items = getattr(request, "items", None) if case.rpc == "ApplyMoveBatch" else None
@@ -270,14 +372,15 @@ class LiveJudge:
             return Problem(rpc, f"status {code}", _traceback_key(logged), logged[-1500:])
         return Problem(rpc, f"status {code}", details[:80], details[:1000])
 
-    def _check_ok(self, case: Case, answer: bytes) -> list[Problem]:
+    def _check_ok(self, case: Case, answer: bytes, request: Message | None) -> list[Problem]:
+        """An OK answer to `case`, whose request the server parsed as
+        `request` (None: it does not parse)."""
         rpc = case.rpc
         try:
             response: Any = RESPONSE_TYPES[rpc].FromString(answer)
         except DecodeError:
             return [Problem(rpc, "answer does not parse", rpc)]
         if rpc == "ApplyMoveBatch":
-            request = parsed(self.corpus, case)
             items = list(request.items) if request is not None else []  # type: ignore[attr-defined]
             problems = []
             if request is not None and len(response.results) != len(items):
@@ -287,9 +390,10 @@ class LiveJudge:
             for item, result in zip(items, response.results, strict=False):
                 problems += self._check_result(rpc, item, result)
             return problems
-        request = parsed(self.corpus, case)
         if request is None:
             return [Problem(rpc, "OK for bytes that do not parse", rpc)]
+        if rpc == "ChooseMove":
+            return check_choice(rpc, request, response)
         if rpc in ("NewGame", "NextDeal"):
             return check_returned_state(rpc, response.state)
         if rpc == "ApplyMove" and response.accepted and response.HasField("state"):
@@ -328,6 +432,12 @@ class LiveJudge:
                 answers.append(answer)
         except grpc.RpcError as error:
             return self._error(rpc, error, request_id, started, case)
+        return self._stream_answers(case, items, answers, started)
+
+    def _stream_answers(
+        self, case: Case, items: list[bytes], answers: list[bytes], started: float
+    ) -> Verdict:
+        rpc = case.rpc
         verdict = Verdict("OK", 0, time.perf_counter() - started)
         if len(answers) != len(items):
             verdict.problems.append(

@@ -12,6 +12,9 @@
   listed move is accepted, the default move is a listed move, the one-call
   path lists what ListLegalMoves lists, a view shows no card its seat may
   not see, the input is not changed, the same request gives the same bytes.
+* BotService/ChooseMove (the built-in bots, in-process through
+  `croupier.service.bots.choose_move`): a move index below the number of
+  moves offered, or InvalidInput (INVALID_ARGUMENT); nothing else.
 """
 
 from __future__ import annotations
@@ -29,10 +32,11 @@ from google.protobuf.message import Message
 
 from croupier.engine import api, registry
 from croupier.engine.errors import FailedPrecondition, InvalidInput
+from croupier.service import bots
 from croupier.service.config import ServerConfig
 from croupier.service.errors import status_for
 from croupier.v1 import game_pb2, service_pb2
-from croupier_fuzz.corpus import ENGINE_RPCS, engine_function
+from croupier_fuzz.corpus import BOT_RPCS, ENGINE_RPCS, engine_function
 from croupier_fuzz.mutate import is_card
 
 ALLOWED = frozenset({"OK", "INVALID_ARGUMENT", "FAILED_PRECONDITION", "RESOURCE_EXHAUSTED"})
@@ -42,10 +46,13 @@ SLOW_SECONDS = 1.0
 # server's default message limit): their in-process time is not a finding.
 MAX_MESSAGE_BYTES = ServerConfig().max_message_bytes
 
-# engine.api's function of every RPC it serves (tests plant faults here).
+# engine.api's function of every RPC it serves, and the built-in bots'
+# ChooseMove (tests plant faults here).
 ENGINE_CALLS: dict[str, Callable[[Any], Any]] = {
     rpc: getattr(api, engine_function(rpc)) for rpc in ENGINE_RPCS
 }
+ENGINE_CALLS["ChooseMove"] = bots.choose_move
+assert set(BOT_RPCS) <= set(ENGINE_CALLS), "a BotService RPC without an in-process call"
 
 
 @dataclass(frozen=True)
@@ -72,6 +79,8 @@ class Verdict:
     error_size: int = 0
     seconds: float = 0.0
     problems: list[Problem] = field(default_factory=list)
+    # Live: the web port's route (web.ROUTES) when the input went there, else "".
+    via: str = ""
 
 
 # -- helpers every phase uses --------------------------------------------------------
@@ -182,6 +191,9 @@ def judge_engine(rpc: str, request: Message, pick: int = 0) -> Verdict:
         seconds = time.perf_counter() - started
         code = "INVALID_ARGUMENT" if isinstance(error, InvalidInput) else "FAILED_PRECONDITION"
         verdict = Verdict(code, error_size(error), seconds)
+        if rpc in BOT_RPCS and code != "INVALID_ARGUMENT":
+            # A bot's only refusal is the caller's request (bot.proto).
+            verdict.problems.append(Problem(rpc, "bot raised " + code, place(error), str(error)))
         if verdict.error_size > ERROR_LIMIT:
             key = field_class(error.violations[0][0]) if isinstance(error, InvalidInput) else code
             verdict.problems.append(
@@ -229,7 +241,17 @@ def _check_answer(rpc: str, request: Any, response: Any, pick: int) -> list[Prob
         return _check_default(rpc, request, response)
     if rpc == "GetView":
         return _check_view(rpc, request, response)
+    if rpc == "ChooseMove":
+        return check_choice(rpc, request, response)
     return []
+
+
+def check_choice(rpc: str, request: Any, response: Any) -> list[Problem]:
+    """A bot's answer names one of the moves it was offered."""
+    if response.move_index < len(request.legal_moves):
+        return []
+    detail = f"move_index {response.move_index} of {len(request.legal_moves)} moves"
+    return [Problem(rpc, "move index out of range", request.view.game[:40], detail)]
 
 
 def _check_applied(rpc: str, request: Any, response: Any) -> list[Problem]:

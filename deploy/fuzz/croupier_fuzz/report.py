@@ -8,6 +8,7 @@ from collections import Counter
 from pathlib import Path
 from typing import Any
 
+from croupier_fuzz import web
 from croupier_fuzz.cases import text
 from croupier_fuzz.known import KNOWN
 from croupier_fuzz.oracle import ALLOWED, ERROR_LIMIT
@@ -97,8 +98,13 @@ def acceptance(data: dict[str, Any]) -> dict[str, Any]:
             "peak_kb": live["rss_peak_kb"].get(pid, 0),
             "growth_percent": round((after - before) / before * 100, 1) if before else None,
         }
+    ports = {
+        "grpc": inputs.get("live", 0),
+        "web": sum(n for phase, n in inputs.items() if phase.startswith("live web/")),
+    }
     return {
         "inputs": inputs,
+        "ports": ports,
         "seconds": data["seconds"],
         "codes": {phase: dict(sorted(c.items())) for phase, c in codes.items()},
         "internal_or_unknown": sum(
@@ -117,9 +123,15 @@ def acceptance_lines(figures: dict[str, Any]) -> list[str]:
     out = []
     for phase, n in figures["inputs"].items():
         codes = ", ".join(f"{c} {k:,}" for c, k in figures["codes"][phase].items())
-        seconds = figures["seconds"].get(phase.split()[0])
+        seconds = figures["seconds"].get(phase)
         took = f" in {seconds} s" if seconds is not None and phase != "live warm-up" else ""
         out.append(f"{phase}: {n:,} inputs{took}: {codes}")
+    ports = figures.get("ports") or {}
+    if ports.get("web"):
+        out.append(
+            f"live inputs by port: gRPC {ports['grpc']:,}, web {ports['web']:,} "
+            f"({ports['web'] / max(1, ports['grpc'] + ports['web']):.1%})"
+        )
     out += [
         f"INTERNAL/UNKNOWN answers: {figures['internal_or_unknown']}",
         f"exceptions escaped (in-process): {figures['exceptions_escaped']}",
@@ -215,10 +227,21 @@ def markdown(results: Results, command: str) -> str:
         if finding.index >= 0 or finding.phase == "live warm-up":
             out += ["Smallest input found:", "", "```"]
             out += case.describe(results.corpus)
+            if finding.phase.startswith("live web/"):
+                out += web_lines(results.seed, finding.index, finding.phase)
             out += ["```", "", "```textproto", text(results.corpus, case, max_lines=80), "```", ""]
         if finding.problem.detail:
             out += ["```", finding.problem.detail, "```", ""]
     return "\n".join(out) + "\n"
+
+
+def web_lines(seed: int, index: int, phase: str) -> list[str]:
+    """How a web input went: its route, and for JSON the changes to its text."""
+    way = phase.removeprefix("live web/")
+    lines = [f"sent to the web port as {way} (--replay live:{index})"]
+    if way == "json":
+        lines += [f"  {m.text()}" for m in web.json_mutations(web.web_source(seed, index))]
+    return lines
 
 
 def write(results: Results, directory: Path, command: str) -> tuple[Path, Path]:

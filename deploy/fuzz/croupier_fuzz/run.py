@@ -18,7 +18,7 @@ from typing import Any
 
 from croupier_fuzz import corpus as corpus_module
 from croupier_fuzz.cases import MULTI, Case, draw, draw_rpc, parsed, shrink
-from croupier_fuzz.corpus import ENGINE_RPCS, WIRE_RPCS, Corpus
+from croupier_fuzz.corpus import IN_PROCESS_RPCS, WIRE_RPCS, Corpus
 from croupier_fuzz.mutate import Limits, Mutator
 from croupier_fuzz.oracle import MAX_MESSAGE_BYTES, Problem, Verdict, judge_engine
 from croupier_fuzz.source import RandomSource
@@ -35,15 +35,17 @@ WEIGHTS = {
     "NextDeal": 16,
     "ApplyMoveBatch": 8,
     "ApplyMoveStream": 8,
+    "ChooseMove": 12,
 }
 DEFAULT_WEIGHT = 10
-ENGINE_WEIGHTS = {rpc: WEIGHTS.get(rpc, DEFAULT_WEIGHT) for rpc in ENGINE_RPCS}
-# On the wire, besides the engine's RPCs: the batch and the stream of ApplyMove
-# (a streaming RPC of another shape would need a judge of its own first).
+# In-process: engine.api's RPCs and BotService's (the built-in bots).
+ENGINE_WEIGHTS = {rpc: WEIGHTS.get(rpc, DEFAULT_WEIGHT) for rpc in IN_PROCESS_RPCS}
+# On the wire, besides those: the batch and the stream of ApplyMove (a
+# streaming RPC of another shape would need a judge of its own first).
 WIRE_WEIGHTS = {
     rpc: WEIGHTS.get(rpc, DEFAULT_WEIGHT)
-    for rpc in (*ENGINE_RPCS, *WIRE_RPCS)
-    if rpc in (*ENGINE_RPCS, *MULTI)
+    for rpc in (*IN_PROCESS_RPCS, *WIRE_RPCS)
+    if rpc in (*IN_PROCESS_RPCS, *MULTI)
 }
 NOT_FUZZED = tuple(rpc for rpc in WIRE_RPCS if rpc not in WIRE_WEIGHTS)
 
@@ -216,31 +218,36 @@ def run_live(
     log_level: str = "warning",
     progress: bool = False,
     rss_growth_limit: float | None = None,
+    web_share: float = 0.0,
 ) -> None:
     """Phase 2: `inputs` mutated requests (and mutated bytes) through a real
     channel to `croupier serve`; worker RSS before and after (a finding
-    when it grew by more than `rss_growth_limit` per cent)."""
-    from croupier_fuzz import live
+    when it grew by more than `rss_growth_limit` per cent). `web_share` of
+    them go to its web port instead (web.py), recorded as phases of their
+    own, "live web/<route>" (`phase_of`)."""
+    from croupier_fuzz import live, web
 
     corpus = results.corpus
     started = time.monotonic()
     with live.serving(workers, log_level) as server:
-        judge = live.LiveJudge(server, corpus)
+        judge = live.LiveJudge(server, corpus, web_share=web_share, seed=results.seed)
         # Warm-up with real requests of every RPC, so that the RSS measured
-        # before is that of a server that has served, not of a fresh one.
+        # before is that of a server that has served, not of a fresh one; with
+        # a web share, one in four through the web port (its routes in turn).
         warm = 0
         for rpc, requests in sorted(corpus.requests.items()):
             for base in range(min(len(requests), 60)):
                 warm += 1
-                results.record(
-                    "live warm-up", Case(rpc, base), -warm, judge(Case(rpc, base), -warm), judge
-                )
+                way = web.ROUTES[base // 4 % 3] if web_share > 0 and base % 4 == 3 else None
+                verdict = judge.send(Case(rpc, base), -warm, way, mangle_json=False)
+                results.record("live warm-up", Case(rpc, base), -warm, verdict, judge)
         pids = server.worker_pids()
         before = server.rss()
         last = time.monotonic()
         for index in range(inputs):
             case = live_case(corpus, mutator, results.seed, index)
-            results.record("live", case, index, judge(case, index), judge)
+            verdict = judge(case, index)
+            results.record(phase_of(verdict), case, index, verdict, judge)
             if index % 500 == 499:
                 _check_health(results, server, index)
             if progress and time.monotonic() - last > 10:
@@ -264,8 +271,10 @@ def run_live(
                             f"over {inputs} inputs",
                         )
                     )
+        judge.close()
         results.live = {
             "workers": workers,
+            "web_share": web_share,
             "log_level": log_level,
             "warm_up_calls": warm,
             "rss_before_kb": {str(p): v[0] for p, v in before.items()},
@@ -274,6 +283,12 @@ def run_live(
             "server_log_bytes": server.log_bytes,
         }
     results.seconds["live"] = time.monotonic() - started
+
+
+def phase_of(verdict: Verdict) -> str:
+    """The phase a live input is reported in: "live" (the gRPC port) or
+    "live web/<route>" (the web port: connect, json, grpc-web)."""
+    return f"live web/{verdict.via}" if verdict.via else "live"
 
 
 def _check_health(results: Results, server: Any, index: int) -> None:

@@ -117,8 +117,15 @@ class _JsonCodec:
                 return Unparsable(name, f"a JSON object is expected, not {type(value).__name__}")
             json_format.ParseDict(value, request, ignore_unknown_fields=True)
         # What the caller's JSON can make the parsers raise (ValueError also
-        # covers undecodable bytes; RecursionError, nesting past Python's depth).
-        except (json_format.ParseError, ValueError, TypeError, RecursionError) as error:
+        # covers undecodable bytes; RecursionError, nesting past Python's
+        # depth; OverflowError, 1e400 where an integer goes: found by make fuzz).
+        except (
+            json_format.ParseError,
+            ValueError,
+            TypeError,
+            ArithmeticError,
+            RecursionError,
+        ) as error:
             return Unparsable(name, str(error)[:200])
         return request
 

@@ -28,7 +28,7 @@ It reads only its View and the legal moves.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from math import comb
 
@@ -390,14 +390,13 @@ class CountingBot(HeuristicBot):
         table = self._table(view)
         look = _Lookahead(table, view, game)
         stakes = _stakes(table, view, len(look.order(game.reversed)))
-        candidates = _worth_scoring(moves, kind, game.total)
 
         def score(legal: service_pb2.LegalMove) -> float:
             move = getattr(legal.move, kind)
             if move.WhichOneof("action") != "play":
                 return -1e9  # CONCEDE: only ever offered alone
             play = move.play
-            if play.card not in look.hand or id(legal) not in candidates:
+            if play.card not in look.hand or not _worth_scoring(play, game.total):
                 return -1e9
             choice = play.adds if play.HasField("adds") else play.sets_total
             return look.value(play.card, choice, stakes)
@@ -405,18 +404,16 @@ class CountingBot(HeuristicBot):
         return best(moves, score, self._random)
 
 
-def _worth_scoring(moves: Iterable[service_pb2.LegalMove], kind: str, total: int) -> set[int]:
-    """The moves to score: all but most of a black ace's 101 totals (the
-    ones kept: every tenth, the limit, and the total as it stands)."""
-    kept = set()
-    for legal in moves:
-        play = getattr(legal.move, kind).play
-        if play.HasField("sets_total"):
-            t = play.sets_total
-            if t % 10 and t != total and t not in (99, 100, 101):
-                continue
-        kept.add(id(legal))
-    return kept
+def _worth_scoring(play: counting.CountingMove.Play, total: int) -> bool:
+    """Whether to score a play: all but most of a black ace's 101 totals
+    (the ones kept: every tenth, the limit, and the total as it stands).
+    Decided by the play itself, never by its object's identity: a repeated
+    field's elements may be new objects at each access, so ids told one
+    request's moves apart differently from call to call (fuzz finding F13)."""
+    if not play.HasField("sets_total"):
+        return True
+    t = play.sets_total
+    return not (t % 10 and t != total and t not in (99, 100, 101))
 
 
 __all__ = ["CountingBot"]
