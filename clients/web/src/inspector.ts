@@ -21,7 +21,7 @@ import {
 
 import { carry, croupier, heldOf, problemOf, type Held } from "./api.js";
 import { download, h, replace } from "./dom.js";
-import { cardRow, enumText, viewParts } from "./render.js";
+import { cardRow, enumText, problemParts, viewParts } from "./render.js";
 
 interface Step {
   held: Held;
@@ -148,19 +148,7 @@ export class Inspector {
       } catch (error) {
         const problem = problemOf(error);
         this.errorEl.hidden = false;
-        replace(
-          this.errorEl,
-          h("strong", { "data-testid": "inspector-error-code" }, problem.code),
-          " ",
-          h("span", { "data-testid": "inspector-error-message" }, problem.message),
-          problem.details.length
-            ? h(
-                "ul",
-                {},
-                problem.details.map((d) => h("li", {}, d)),
-              )
-            : null,
-        );
+        replace(this.errorEl, problemParts(problem, "inspector-error"));
         this.statusEl.dataset["status"] = "error";
         this.statusEl.textContent = "Not loaded: see the error above.";
       }

@@ -15,7 +15,8 @@ import {
 } from "../../typescript/src/gen/croupier/v1/game_pb.js";
 
 import { backsEl, cardEl, isCardEnum, SUIT, suitEl, UNO_COLOR, unoColourEl } from "./cards.js";
-import { h, label } from "./dom.js";
+import type { Problem } from "./api.js";
+import { h, label, type Child } from "./dom.js";
 
 type Msg = Record<string, unknown>;
 
@@ -339,4 +340,21 @@ export function viewParts(view: View, how: { viewer?: boolean } = {}): ViewParts
   );
 
   return { seats, match: matchEl, table, hand, options };
+}
+
+/** A server error as the page shows it: its code, its message and each
+ * detail (a BadRequest's field violations); `testid` prefixes the hooks. */
+export function problemParts(problem: Problem, testid: string): Child[] {
+  return [
+    h("strong", { "data-testid": `${testid}-code` }, problem.code),
+    " ",
+    h("span", { "data-testid": `${testid}-message` }, problem.message),
+    problem.details.length
+      ? h(
+          "ul",
+          {},
+          problem.details.map((d) => h("li", {}, d)),
+        )
+      : null,
+  ];
 }

@@ -37,7 +37,7 @@ import { cardEl, cardName } from "./cards.js";
 import { h, replace } from "./dom.js";
 import { cardMove, cardsUsedBy, isCardAction } from "./moves.js";
 import { optionsForm, type OptionsForm } from "./options.js";
-import { enumText, viewParts } from "./render.js";
+import { enumText, problemParts, viewParts } from "./render.js";
 
 /** What the page is doing, in `data-status` of the status line (for people and tests). */
 type Status =
@@ -357,19 +357,7 @@ export class Table {
     }
     this.errorEl.hidden = false;
     this.errorEl.dataset["kind"] = "error";
-    replace(
-      this.errorEl,
-      h("strong", { "data-testid": "error-code" }, problem.code),
-      " ",
-      h("span", { "data-testid": "error-message" }, problem.message),
-      problem.details.length
-        ? h(
-            "ul",
-            {},
-            problem.details.map((d) => h("li", {}, d)),
-          )
-        : null,
-    );
+    replace(this.errorEl, problemParts(problem, "error"));
   }
 
   private showRejection(): void {
