@@ -153,12 +153,10 @@ def _port(text: str) -> int:
 
 
 def _web_port(text: str) -> int:
-    if text.strip().lower() == "off":
+    """A port, or -1 for off: no browser port."""
+    if text.strip().lower() in ("off", "-1"):
         return -1
-    value = _int(text)
-    if not -1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"port must be in [0, 65535], or off (-1); got {value}")
-    return value
+    return _port(text)
 
 
 def _positive_int(text: str) -> int:
