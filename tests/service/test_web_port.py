@@ -13,6 +13,7 @@ from __future__ import annotations
 import http.client
 import json
 import socket
+import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -529,11 +530,45 @@ def test_a_connection_that_does_not_send_its_headers_in_time_is_closed(
     could hold every connection a worker takes)."""
     from croupier.service import web
 
-    monkeypatch.setattr(web, "HEADERS_SECONDS", 0.5)
+    monkeypatch.setattr(web, "REQUEST_SECONDS", 0.5)
     _, web_port, _ = ports
     with socket.create_connection(("127.0.0.1", web_port), timeout=30) as sock:
         sock.sendall(sent)
         assert sock.recv(100) == b""  # closed by the server, well before the timeout
+
+
+def test_a_connection_that_trickles_its_body_is_closed(
+    ports: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Headers in time do not buy the body unlimited time: a client sending
+    it a byte at a time would hold the connection as long as it liked."""
+    from croupier.service import web
+
+    monkeypatch.setattr(web, "REQUEST_SECONDS", 0.5)
+    _, web_port, _ = ports
+    head = (
+        f"POST /{SERVICE}/ListGames HTTP/1.1\r\nHost: x\r\n"
+        "Content-Type: application/proto\r\nContent-Length: 100\r\n\r\n"
+    ).encode()
+    with socket.create_connection(("127.0.0.1", web_port), timeout=30) as sock:
+        sock.sendall(head)
+        started = time.monotonic()
+        closed = False
+        for _ in range(40):  # a byte every 0.1 s: 4 s if nobody stops it
+            try:
+                sock.sendall(b"\x00")
+            except OSError:  # the server closed the connection
+                closed = True
+                break
+            time.sleep(0.1)
+        if not closed:
+            sock.settimeout(2)
+            try:
+                closed = sock.recv(100) == b""
+            except TimeoutError:
+                closed = False
+        assert closed
+        assert time.monotonic() - started < 3
 
 
 def test_headers_sent_in_time_get_their_answer_however_long_the_call(
@@ -541,7 +576,7 @@ def test_headers_sent_in_time_get_their_answer_however_long_the_call(
 ) -> None:
     from croupier.service import web
 
-    monkeypatch.setattr(web, "HEADERS_SECONDS", 0.5)
+    monkeypatch.setattr(web, "REQUEST_SECONDS", 0.5)
     _, web_port, _ = ports
     connection = http.client.HTTPConnection("127.0.0.1", web_port, timeout=30)
     try:

@@ -270,49 +270,61 @@ class _Service(ConnectASGIApplication[Any]):
 
 ASGIApp = Callable[[Any, Any, Any], Awaitable[None]]
 
-# Seconds a connection gets to send a request's headers, from its start or
-# from the end of its last answer (the gRPC port's handshake timeout is 10 s).
-HEADERS_SECONDS = 10.0
+# Seconds a connection gets to send a whole request, headers and body, from
+# its start or from the end of its last answer (the gRPC port's handshake
+# timeout is 10 s). A request is small (a state is kilobytes; the limit is
+# --max-message-bytes): 10 s is 400 KB/s for the largest one.
+REQUEST_SECONDS = 10.0
 
 
 class _HttpProtocol(HttpToolsProtocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers.
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request to arrive.
 
-    uvicorn waits for ever on a client that connects and sends nothing, or
-    half a header (its keep-alive timeout starts only after an answer, and
-    any byte stops it), so such clients could hold every connection a
-    worker takes. Here a connection whose headers are not all in within
-    HEADERS_SECONDS is closed; once they are, the call has the time it needs."""
+    uvicorn waits for ever on a client that connects and sends nothing, half
+    a header, or a body a byte at a time (its keep-alive timeout starts only
+    after an answer, and any byte stops it), so such clients could hold every
+    connection a worker takes. Here a connection whose request is not all in
+    within REQUEST_SECONDS is closed; once it is, the call has the time it
+    needs."""
 
-    _headers_due: asyncio.TimerHandle | None = None
+    _request_due: asyncio.TimerHandle | None = None
 
     def connection_made(self, transport: Any) -> None:
         super().connection_made(transport)
-        self._await_headers()
+        self._await_request()
 
-    def on_headers_complete(self) -> None:
-        self._headers_in()
-        super().on_headers_complete()
+    def on_message_begin(self) -> None:
+        super().on_message_begin()
+        if self._request_due is None:  # one pipelined behind an answer in progress
+            self._await_request()
+
+    def on_message_complete(self) -> None:
+        self._request_in()
+        super().on_message_complete()
 
     def on_response_complete(self) -> None:
+        # (Read first: uvicorn starts the next pipelined request here, whose
+        # answer has the time it needs.)
+        waiting = not self.pipeline
         super().on_response_complete()
-        if not self.pipeline and not self.transport.is_closing():
-            self._await_headers()  # the next request's
+        # Waiting for the next request, or for the rest of one already begun.
+        if not self.transport.is_closing() and (waiting or self._request_due is not None):
+            self._await_request()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        self._headers_in()
+        self._request_in()
         super().connection_lost(exc)
 
-    def _await_headers(self) -> None:
-        self._headers_in()
-        self._headers_due = self.loop.call_later(HEADERS_SECONDS, self._headers_late)
+    def _await_request(self) -> None:
+        self._request_in()
+        self._request_due = self.loop.call_later(REQUEST_SECONDS, self._request_late)
 
-    def _headers_in(self) -> None:
-        if self._headers_due is not None:
-            self._headers_due.cancel()
-            self._headers_due = None
+    def _request_in(self) -> None:
+        if self._request_due is not None:
+            self._request_due.cancel()
+            self._request_due = None
 
-    def _headers_late(self) -> None:
+    def _request_late(self) -> None:
         if not self.transport.is_closing():
             self.transport.close()
 
