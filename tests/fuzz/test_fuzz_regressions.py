@@ -121,6 +121,21 @@ FINDINGS = [
         ("INVALID_ARGUMENT", "OK"),
         game="scala40",
     ),
+    # Session 18, fixed in Scala 40's validation (rules version 3): a turn that
+    # can no longer be completed (the seat to act had no move; DefaultMove
+    # raised IndexError), and a turn counter at the top of uint32.
+    Finding(
+        "scala40_default_move_when_the_taken_card_cannot_be_placed",
+        "DefaultMove",
+        ("INVALID_ARGUMENT",),
+        game="scala40",
+    ),
+    Finding(
+        "scala40_list_legal_moves_turns_started_at_uint32_max",
+        "ListLegalMoves",
+        ("INVALID_ARGUMENT",),
+        game="scala40",
+    ),
 ]
 
 

@@ -153,6 +153,12 @@ def _restocks(s):
     s.scala40.restocks_without_play = 4
 
 
+def _turns_at_the_top(s):
+    # Fuzz, session 18: 2^32 - 1 turns begun; the next turn's count overflowed
+    # (ValueError, INTERNAL over the wire).
+    s.scala40.turns_started[1] = 2**32 - 1
+
+
 def _drawn_elsewhere(s):
     # F6 (fuzz): a drawn card that is in another seat's hand.
     s.scala40.drawn_card = s.scala40.hands[1].cards[0]
@@ -185,6 +191,7 @@ CASES = [
     ("must close", _must_close, f"{P}.must_close", "exactly one card"),
     ("jokers owed", _jokers_owed, f"{P}.jokers_owed", "more jokers owed"),
     ("restocks", _restocks, f"{P}.restocks_without_play", "K-S40-1"),
+    ("turns overflow", _turns_at_the_top, f"{P}.turns_started[1]", "at most 2147483648"),
     ("drawn elsewhere", _drawn_elsewhere, f"{P}.drawn_card", "in the hand of the seat to act"),
 ]
 
@@ -205,6 +212,36 @@ def test_a_broken_state_is_refused_naming_the_field(table, name, breaker, field,
     s = _base(table)
     breaker(s)
     _refused(s, field, words)
+
+
+def test_a_turn_that_can_no_longer_be_completed_is_refused(table):
+    # Fuzz, session 18: a take whose card cannot reach the table any more (a
+    # card swapped between hands) passed validation, and DefaultMove raised
+    # IndexError on its empty list of legal moves (INTERNAL over the wire).
+    s = _base(table, hands={0: "K♠ 2♦ 9♥"})
+    s.scala40.taken_card = cards.parse_card("9H")  # type: ignore[assignment]
+    s.scala40.taken_must_be_placed = True
+    s.scala40.taken_copies = 1
+    _refused(s, f"{P}.taken_card", "the turn can no longer be completed (C-S40-1)")
+    # With the 8♥ in hand the 9♥ still reaches the table (8♥ then 9♥ on
+    # [5♥ JK→6♥ 7♥]): the same duty is a game, and its seat has moves.
+    s = _base(table, hands={0: "K♠ 8♥ 9♥"})
+    s.scala40.taken_card = cards.parse_card("9H")  # type: ignore[assignment]
+    s.scala40.taken_must_be_placed = True
+    s.scala40.taken_copies = 1
+    api.check_state(s)
+    request = service_pb2.DefaultMoveRequest(state=s, seat=0)
+    default = api.default_move(request).move
+    assert default.notation, default
+    assert default.move.scala40.WhichOneof("action") == "lay_off", default.notation
+
+
+def test_a_first_turn_with_one_card_in_play_is_refused(table):
+    # R-S40-71: a seat does not close in its first turn, so one card in hand
+    # in the PLAY phase of a first turn has no legal end.
+    s = _base(table, hands={0: "K♠ 2♦"}, turn=1)
+    s.scala40.stock.append(s.scala40.hands[0].cards.pop())
+    _refused(s, f"{P}.hands[0].cards", "the turn can no longer be completed (C-S40-1)")
 
 
 def test_teams_and_seats_must_agree(table):

@@ -70,6 +70,22 @@ def test_a_hand_longer_than_any_pack_is_refused() -> None:
         bots.choose_move(request)
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_a_view_list_longer_than_any_game_makes_is_refused(game: str) -> None:
+    # Fuzz, session 18: a One Hundred or «Сто» view with 10^6 hand sizes was
+    # answered after 1.7 s (the bot read them all); every list of a view, at
+    # any depth, is bounded like the hand.
+    request = positions(game, seed=3, plies=1)[0]
+    request.view.seats.extend([request.view.seats[0]] * bots.MAX_HAND)
+    with pytest.raises(InvalidInput, match=r"view.seats: \d+ entries; no view of a game holds"):
+        bots.choose_move(request)
+    request = positions(game, seed=3, plies=1)[0]
+    sizes = getattr(request.view, request.view.WhichOneof("game_view")).hand_sizes
+    sizes.extend([1] * (bots.MAX_HAND + 1))
+    with pytest.raises(InvalidInput, match=r"view\.\w+\.hand_sizes: \d+ entries"):
+        bots.choose_move(request)
+
+
 def test_a_rummy_move_naming_a_joker_the_hand_lacks_is_a_value_error() -> None:
     # Found by mutating ChooseMove requests: a Scala 40 move that melds a
     # joker from a hand holding none made the bot raise StopIteration (INTERNAL).

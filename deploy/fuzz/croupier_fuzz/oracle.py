@@ -133,7 +133,9 @@ def _count_cards(message: Message, found: Counter[int], singular: list[int] | No
     for fd, value in message.ListFields():
         if is_card(fd):
             if fd.is_repeated:
-                found.update(value)
+                # 0 is no card: a joker of a meld whose identity is not
+                # declared (Scala 40, an unambiguous set) lists 0.
+                found.update(v for v in value if v)
             elif singular is not None:
                 singular.append(value)
         elif fd.type == FD.TYPE_MESSAGE:
@@ -172,7 +174,28 @@ def check_returned_state(rpc: str, state: game_pb2.GameState) -> list[Problem]:
         ]
     except Exception as error:
         return [escaped(rpc, error, "check_state of an answered state")]
-    return []
+    return check_seat_to_act(rpc, state)
+
+
+def check_seat_to_act(rpc: str, state: game_pb2.GameState) -> list[Problem]:
+    """In a valid state whose deal is in progress the seat whose turn it is
+    has a move (issue 6): a dead end is a state no game may reach, and a
+    hand-built one must be refused. (At the last countable move number no
+    move is listed: F2, F12.)"""
+    if (
+        state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
+        or state.move_number == api.UINT64_MAX
+    ):
+        return []
+    seat = state.current_seat
+    request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
+    try:
+        listed = api.list_legal_moves(request)
+    except Exception as error:
+        return [escaped(rpc, error, "the legal moves of the seat to act")]
+    if listed.moves:
+        return []
+    return [Problem(rpc, "the seat to act has no move", state.game[:40], f"seat {seat}")]
 
 
 # -- in-process ----------------------------------------------------------------------
@@ -237,6 +260,8 @@ def _check_answer(rpc: str, request: Any, response: Any, pick: int) -> list[Prob
     if rpc == "ListLegalMoves" and response.moves:
         chosen = response.moves[pick % len(response.moves)].move
         return _replay(f"{rpc} -> ApplyMove", request.state, chosen, "listed move")
+    if rpc == "ListLegalMoves" and request.seat == request.state.current_seat:
+        return check_seat_to_act(rpc, request.state)
     if rpc == "DefaultMove":
         return _check_default(rpc, request, response)
     if rpc == "GetView":

@@ -10,6 +10,9 @@ their view; their generator breaks ties.
 
 from __future__ import annotations
 
+from google.protobuf.descriptor import FieldDescriptor
+from google.protobuf.message import Message
+
 from croupier.engine.errors import InvalidInput
 from croupier.v1 import bot_pb2
 from croupier_client.bots import HEURISTIC_BOTS, choose_index, heuristic_bot
@@ -20,8 +23,11 @@ from croupier_client.bots.service import seat_seed
 _MALFORMED_VIEW = (ValueError, IndexError, KeyError, TypeError, ArithmeticError, RecursionError)
 # No game's pack holds more cards (UNO's 108; two French packs and four
 # jokers): a longer hand is not one a game dealt, and the rummy bots' search
-# of a hand grows with its length.
+# of a hand grows with its length. No list of a view is longer either (a
+# pile, the melds on the table, one entry per seat): a view with a longer one
+# is not one the engine made, and the bots read every list they are given.
 MAX_HAND = 108
+_MESSAGE = FieldDescriptor.TYPE_MESSAGE
 
 
 def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveResponse:
@@ -37,6 +43,7 @@ def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveRespons
     if len(game_view.hand) > MAX_HAND:
         size = len(game_view.hand)
         raise InvalidInput("view.hand", f"{size} cards; no game deals more than {MAX_HAND}")
+    _check_lists(view, "view")
     seed = seat_seed(f"{request.match_id}/{view.move_number}", view.seat)
     bot = heuristic_bot(view.game, seed)
     try:
@@ -44,3 +51,19 @@ def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveRespons
     except _MALFORMED_VIEW as error:
         raise InvalidInput("view", f"the built-in bot cannot play it: {error}") from None
     return bot_pb2.ChooseMoveResponse(move_index=index)
+
+
+def _check_lists(message: Message, path: str) -> None:
+    """Refuse a list of `message` (at any depth) longer than any view holds."""
+    for field, value in message.ListFields():
+        here = f"{path}.{field.name}"
+        if field.is_repeated:
+            if len(value) > MAX_HAND:
+                raise InvalidInput(
+                    here, f"{len(value)} entries; no view of a game holds more than {MAX_HAND}"
+                )
+            if field.type == _MESSAGE:
+                for i, item in enumerate(value):
+                    _check_lists(item, f"{here}[{i}]")
+        elif field.type == _MESSAGE:
+            _check_lists(value, here)

@@ -9,8 +9,10 @@ from __future__ import annotations
 from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
+from croupier.games.scala40 import completion
 from croupier.games.scala40.analyser import TableFault, table_melds
 from croupier.games.scala40.options import check_seats
+from croupier.games.scala40.position import Position
 from croupier.games.scala40.rules import DECK, STALEMATE_RESTOCKS, rules_for
 from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
 from croupier.v1 import game_pb2
@@ -22,6 +24,9 @@ MAX_HAND = 14
 # Penalties are at most 200 a seat a deal (V7 × V9); no match comes near this.
 MAX_SCORE = 10**9
 _DECK = list(DECK)
+# Turns a seat has begun this deal (a counter the next turn adds one to): a
+# deal ends long before this, and uint32's top would overflow.
+MAX_TURNS = 2**31
 
 
 def validate(state: game_pb2.GameState) -> None:
@@ -34,6 +39,11 @@ def validate(state: game_pb2.GameState) -> None:
     for name in ("hands", "opened", "turns_started"):
         if len(getattr(deal, name)) != n:
             raise InvalidInput(f"{P}.{name}", f"needs one entry per seat ({n})")
+    if n and max(deal.turns_started) > MAX_TURNS:
+        i = next(i for i, turns in enumerate(deal.turns_started) if turns > MAX_TURNS)
+        raise InvalidInput(
+            f"{P}.turns_started[{i}]", f"at most {MAX_TURNS}: no deal lasts that many turns"
+        )
     rules = rules_for(options)
     hands = [h.cards for h in deal.hands]
     # Only the seat that has drawn this turn holds the 14th card: any other
@@ -54,7 +64,7 @@ def validate(state: game_pb2.GameState) -> None:
         check_conservation(zones, _DECK, P)
     _check_seats(state, hands)
     _check_melds(state, rules)
-    _check_turn(state, hands)
+    _check_turn(state, hands, rules)
 
 
 def _check_seats(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
@@ -127,7 +137,7 @@ def _check_melds(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-u
             raise InvalidInput(f"{P}.melds[{index}].owner", "must be a seat that has opened")
 
 
-def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-untyped-def]
+def _check_turn(state: game_pb2.GameState, hands, rules) -> None:  # type: ignore[no-untyped-def]
     deal = state.scala40
     phase = deal.phase
     in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
@@ -184,6 +194,30 @@ def _check_turn(state: game_pb2.GameState, hands) -> None:  # type: ignore[no-un
         raise InvalidInput(f"{P}.must_close", "closing in hand leaves exactly one card")
     if deal.jokers_owed > sum(1 for v in hand if is_joker(v)):
         raise InvalidInput(f"{P}.jokers_owed", "more jokers owed than the hand holds")
+    # No dead ends (C-S40-1): every move is refused that would leave a turn
+    # no legal way to end, so no game reaches one; a hand-built state must not
+    # either (the seat to act always has a move). Only a card taken or a
+    # joker owed, or a hand of one card, can leave a turn without an end:
+    # with none of them any card may be discarded.
+    if deal.taken_card or deal.jokers_owed or len(hand) < 2:
+        _check_completable(state, rules)
+
+
+def _check_completable(state: game_pb2.GameState, rules) -> None:  # type: ignore[no-untyped-def]
+    pos = Position.read(state, rules)
+    problem = completion.refusal(pos)
+    if problem is None:
+        return
+    if pos.taken_pending:
+        field = "taken_card"
+    elif pos.jokers_owed:
+        field = "jokers_owed"
+    else:
+        field = f"hands[{pos.seat}].cards"
+    raise InvalidInput(
+        f"{P}.{field}",
+        f"the turn can no longer be completed (C-S40-1): {problem.message} ({problem.rule})",
+    )
 
 
 def check_move_shape(move: game_pb2.Move) -> None:
