@@ -226,3 +226,32 @@ def test_a_worker_trims_its_heaps_every_few_seconds(monkeypatch: pytest.MonkeyPa
 
     asyncio.run(run())
     assert len(calls) >= 3
+
+
+def test_compiled_rules_live_no_longer_than_their_cache_keeps_them() -> None:
+    """101's bounds computed from compiled rules (the most a hand scores, the
+    lowest total) were lru caches keyed by the Rules object: up to 256 and 128
+    compiled option sets stayed alive after `rules_for`'s cache of 128 had let
+    them go, 3-5 kB each (fuzz F4, session 18: 269 of them in a worker after
+    30,000 live inputs, 99 of them in `rules_for`). Now they are cached by the
+    options they depend on: only the rules cache decides how many compiled
+    sets a worker keeps."""
+    from croupier.games.hundred_and_one import rules as hundred_and_one_rules
+    from croupier.games.hundred_and_one.scoring import lowest_total, most_hand_points
+    from croupier.v1 import hundred_and_one_pb2
+
+    def alive() -> int:
+        gc.collect()
+        return sum(1 for o in gc.get_objects() if type(o) is hundred_and_one_rules.Rules)
+
+    # 600 option sets this process has not compiled (one int option apart),
+    # each used as validation uses it.
+    for draw in range(10_000, 10_600):
+        options = hundred_and_one_pb2.HundredAndOneOptions(kspades_draw=draw)
+        rules = hundred_and_one_rules.rules_for(options)
+        assert most_hand_points(rules) > 0
+        lowest_total(rules)
+    del rules
+    # rules_for keeps at most 128; a few more may be held elsewhere by other
+    # tests' objects (validate's pending-chain cache holds up to 128, unused here).
+    assert alive() <= 128 + 16, f"{alive()} compiled 101 rule sets alive"

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from croupier.engine.cards import ACE, KING_OF_SPADES, QUEEN, RANK_OF, SPADES, SUIT_OF
@@ -26,10 +25,30 @@ LOWEST_DEAL_POINTS = -40
 MOST_DEALS = 2**32 - 1
 
 
-@lru_cache(maxsize=256)  # Rules are compiled once per option set (rules.py)
+# The two bounds below are cached by the options they depend on, not by the
+# compiled Rules: lru caches keyed by Rules kept up to 256 (and 128) compiled
+# option sets alive, 3.5-5 kB each, after rules_for's own cache of 128 had let
+# them go — a client choosing new option sets grew a worker by that much more
+# (fuzz F4, session 18). These keys take a handful of values (the deck is a
+# function of its size, rules.py); the bound only guards against the unforeseen.
+_KEYS_LIMIT = 64
+_most_points: dict[tuple[int, bool, bool], int] = {}
+_lowest_totals: dict[tuple[bool, int], int] = {}
+
+
 def most_hand_points(rules: Rules) -> int:
     """More than any hand can score: the whole deck at its dearest (K♠ 40
     with O17, a lone Queen's 40 with O19). Bounds totals and deal points."""
+    key = (len(rules.deck), rules.kspades_in_hand_40, rules.lone_queen_penalty)
+    total = _most_points.get(key)
+    if total is None:
+        if len(_most_points) >= _KEYS_LIMIT:
+            _most_points.clear()
+        total = _most_points[key] = _most_hand_points(rules)
+    return total
+
+
+def _most_hand_points(rules: Rules) -> int:
     total = sum(_VALUE[RANK_OF[c]] for c in rules.deck)
     if rules.kspades_in_hand_40:
         total += 40 - _VALUE[13]
@@ -38,11 +57,20 @@ def most_hand_points(rules: Rules) -> int:
     return total
 
 
-@lru_cache(maxsize=128)
 def lowest_total(rules: Rules) -> int:
     """The lowest total a seat still in the match can hold under these
     options: totals start at 0 and only a finishing Queen lowers them (O18),
     by at most 40 a deal; O24 resets or eliminates low totals."""
+    key = (rules.queen_finish_bonus, rules.negative_limit)
+    total = _lowest_totals.get(key)
+    if total is None:
+        if len(_lowest_totals) >= _KEYS_LIMIT:
+            _lowest_totals.clear()
+        total = _lowest_totals[key] = _lowest_total(rules)
+    return total
+
+
+def _lowest_total(rules: Rules) -> int:
     if not rules.queen_finish_bonus:
         return 0
     if rules.negative_limit == _RESET_AT_OR_BELOW:

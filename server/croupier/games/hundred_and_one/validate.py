@@ -6,8 +6,6 @@ as good as a dealt one. Each check names the field that breaks it.
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, card_text, is_suited
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
@@ -199,9 +197,11 @@ def _check_pending(deal: pb.HundredAndOneState, top: int, rules: Rules) -> None:
         )
 
 
-@lru_cache(maxsize=128)
 def _whole_chain(rules: Rules) -> int:
-    """The most a pending penalty can grow to: every transferable card's count."""
+    """The most a pending penalty can grow to: every transferable card's count.
+    (Not cached: only a state with a pending chain under transfer_accumulates
+    asks, and a cache keyed by Rules kept compiled option sets alive after
+    rules_for had let them go — fuzz F4.)"""
     return sum(e.draw_next for e in rules.effect.values() if e.transferable)
 
 
