@@ -178,24 +178,25 @@ def check_returned_state(rpc: str, state: game_pb2.GameState) -> list[Problem]:
 
 
 def check_seat_to_act(rpc: str, state: game_pb2.GameState) -> list[Problem]:
-    """In a valid state whose deal is in progress the seat whose turn it is
-    has a move (issue 6): a dead end is a state no game may reach, and a
-    hand-built one must be refused. (At the last countable move number no
-    move is listed: F2, F12.)"""
+    """In a valid state whose deal is in progress some seat may move (issue
+    6: the seats acting now, the seat to act or the seats of an open window
+    or overlay, and one of them has a move): a dead end is a state no game
+    may reach, and a hand-built one must be refused. (At the last countable
+    move number no move is listed: F2, F12.)"""
     if (
         state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
         or state.move_number == api.UINT64_MAX
     ):
         return []
-    seat = state.current_seat
-    request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
     try:
-        listed = api.list_legal_moves(request)
+        acting = api.acting_seats(state)
+        for seat in acting:
+            request = service_pb2.ListLegalMovesRequest(state=state, seat=seat)
+            if api.list_legal_moves(request).moves:
+                return []
     except Exception as error:
-        return [escaped(rpc, error, "the legal moves of the seat to act")]
-    if listed.moves:
-        return []
-    return [Problem(rpc, "the seat to act has no move", state.game[:40], f"seat {seat}")]
+        return [escaped(rpc, error, "the legal moves of the acting seats")]
+    return [Problem(rpc, "no acting seat has a move", state.game[:40], f"acting {acting}")]
 
 
 # -- in-process ----------------------------------------------------------------------
