@@ -466,6 +466,33 @@ def test_a_request_over_the_size_limit_is_resource_exhausted_on_both_ports(ports
         assert answer.code == "RESOURCE_EXHAUSTED", protocol.name
 
 
+def test_a_stream_message_over_the_size_limit_is_resource_exhausted_on_both_ports(
+    ports: Any,
+) -> None:
+    """Fuzz, session 18: the Connect runtime refused the oversized message
+    inside the handler's read, and the stream ended INTERNAL."""
+    grpc_port, web_port, _ = ports
+    state = new_game("uno", 21)
+    small = service_pb2.ApplyMoveRequest(state=state, move=legal(state)[0].move)
+    huge = service_pb2.ApplyMoveRequest(state=state, move=legal(state)[0].move)
+    huge.state.seats[0].name = "x" * (5 * 1024 * 1024)
+    requests = [
+        bytes_of(service_pb2.ApplyMoveStreamRequest(item=small)),
+        bytes_of(service_pb2.ApplyMoveStreamRequest(item=huge)),
+    ]
+    with grpc.insecure_channel(f"127.0.0.1:{grpc_port}") as channel:
+        stream = channel.stream_stream(f"/{SERVICE}/ApplyMoveStream")
+        with pytest.raises(grpc.RpcError) as failed:
+            list(stream(iter(requests), timeout=30))
+    assert failed.value.code() == grpc.StatusCode.RESOURCE_EXHAUSTED
+    for protocol in PROTOCOLS:
+        with _client(web_port, protocol) as client:
+            method = _method(SERVICE, "ApplyMoveStream", stream=True)
+            with pytest.raises(ConnectError) as refused:
+                list(client.execute_bidi_stream(request=iter(requests), method=method))
+        assert refused.value.code.name == "RESOURCE_EXHAUSTED", protocol.name
+
+
 def test_web_calls_are_counted_and_logged_like_grpc_calls(ports: Any) -> None:
     grpc_port, web_port, _ = ports
     labels = dict(grpc_type="unary", grpc_service=SERVICE, grpc_method="NewGame")

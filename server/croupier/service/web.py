@@ -44,8 +44,10 @@ from starlette.middleware.exceptions import ExceptionMiddleware
 from starlette.staticfiles import StaticFiles
 from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol
 
+from croupier.engine.errors import InvalidInput
 from croupier.service.config import ServerConfig
 from croupier.service.decoding import Unparsable, tolerant_deserializer
+from croupier.service.errors import DeadlinePassed, Overloaded
 from croupier.service.handlers import BOT_SERVICE, SERVICE, Handlers
 from croupier.service.observe import REQUEST_ID
 
@@ -171,8 +173,15 @@ class WebContext:
         return None if self._deadline is None else self._deadline - time.monotonic()
 
     async def read(self) -> Any:
+        """The stream's next request, or EOF. What the Connect runtime refuses
+        while reading one (a message over --max-message-bytes, a broken
+        envelope) ends the stream with the status the gRPC port gives the
+        same fault, not INTERNAL (fuzz, session 18)."""
         assert self._requests is not None, "read() is for streams"
-        return await anext(self._requests, grpc.aio.EOF)
+        try:
+            return await anext(self._requests, grpc.aio.EOF)
+        except ConnectError as error:
+            raise _read_error(error) from None
 
     async def write(self, data: bytes) -> None:
         self.answers.put_nowait(data)
@@ -188,6 +197,17 @@ class WebContext:
                     ErrorDetail(WireAny(type_url=d.type_url, value=d.value)) for d in status.details
                 ]
         return ConnectError(_CODES[self._code], self._details, details=details)
+
+
+def _read_error(error: ConnectError) -> BaseException:
+    """The handlers' error for a fault the runtime found in a stream's bytes."""
+    if error.code == Code.RESOURCE_EXHAUSTED:
+        return Overloaded(error.message)
+    if error.code == Code.DEADLINE_EXCEEDED:
+        return DeadlinePassed(error.message)
+    if error.code == Code.CANCELED:
+        return asyncio.CancelledError()  # the client has gone
+    return InvalidInput("request", error.message)  # the client's bytes broke the protocol
 
 
 _CODES = {code: Code[code.name] for code in grpc.StatusCode if code.name in Code.__members__}
