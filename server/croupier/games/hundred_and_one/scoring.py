@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from croupier.engine.cards import ACE, KING_OF_SPADES, QUEEN, RANK_OF, SPADES, SUIT_OF
 from croupier.games.hundred_and_one.rules import Rules
@@ -36,16 +36,21 @@ _most_points: dict[tuple[int, bool, bool], int] = {}
 _lowest_totals: dict[tuple[bool, int], int] = {}
 
 
+def _remember(
+    cache: dict[Any, int], key: Any, compute: Callable[[Rules], int], rules: Rules
+) -> int:
+    if len(cache) >= _KEYS_LIMIT:
+        cache.clear()
+    value = cache[key] = compute(rules)
+    return value
+
+
 def most_hand_points(rules: Rules) -> int:
     """More than any hand can score: the whole deck at its dearest (K♠ 40
     with O17, a lone Queen's 40 with O19). Bounds totals and deal points."""
     key = (len(rules.deck), rules.kspades_in_hand_40, rules.lone_queen_penalty)
     total = _most_points.get(key)
-    if total is None:
-        if len(_most_points) >= _KEYS_LIMIT:
-            _most_points.clear()
-        total = _most_points[key] = _most_hand_points(rules)
-    return total
+    return _remember(_most_points, key, _most_hand_points, rules) if total is None else total
 
 
 def _most_hand_points(rules: Rules) -> int:
@@ -63,11 +68,7 @@ def lowest_total(rules: Rules) -> int:
     by at most 40 a deal; O24 resets or eliminates low totals."""
     key = (rules.queen_finish_bonus, rules.negative_limit)
     total = _lowest_totals.get(key)
-    if total is None:
-        if len(_lowest_totals) >= _KEYS_LIMIT:
-            _lowest_totals.clear()
-        total = _lowest_totals[key] = _lowest_total(rules)
-    return total
+    return _remember(_lowest_totals, key, _lowest_total, rules) if total is None else total
 
 
 def _lowest_total(rules: Rules) -> int:
