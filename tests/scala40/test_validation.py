@@ -376,3 +376,18 @@ def test_only_the_seat_that_has_drawn_holds_a_fourteenth_card(table):
     _refused(state, f"{P}.hands[1].cards", "at most 13 cards")
     deal.stock.append(deal.hands[1].cards.pop())  # 13 again: the same table passes
     api.check_state(state)
+
+
+def test_the_turn_counter_stops_at_its_bound_and_every_answer_is_valid(table):
+    # Fuzz, session 18 (seed 13): a count of 2^31, valid, went to 2^31 + 1 with
+    # the next turn, and the answered state was refused when sent back.
+    s = _base(table, hands={0: "K♠ 2♦ 9♥"})
+    s.scala40.turns_started[1] = 2**31
+    api.check_state(s)
+    move = game_pb2.Move(seat=0)
+    move.scala40.discard.card = cards.parse_card("9H")  # type: ignore[assignment]
+    answer = api.apply_move(service_pb2.ApplyMoveRequest(state=s, move=move))
+    assert answer.accepted, answer.rejection
+    assert answer.state.current_seat == 1
+    assert answer.state.scala40.turns_started[1] == 2**31
+    api.check_state(answer.state)

@@ -16,6 +16,11 @@ HAND_SIZE = 13  # R-S40-05
 # K-S40-1: the stock turned over this often with no card laid on the table
 # since: the deal can no longer end, it is void.
 STALEMATE_RESTOCKS = 3
+# Turns a seat has begun in a deal (`turns_started`): counted up to this and
+# no further (only "first turn or not" matters to the rules), so that the
+# count never overflows uint32 and every answered state stays valid. No deal
+# comes near it.
+MAX_TURNS = 2**31
 DECK = tuple(cards.double_pack_108())  # R-S40-01
 
 

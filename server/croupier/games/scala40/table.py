@@ -8,7 +8,7 @@ its compiled rules and the events the move produces.
 from __future__ import annotations
 
 from croupier.engine import rng, seats
-from croupier.games.scala40.rules import STALEMATE_RESTOCKS, Rules, rules_for
+from croupier.games.scala40.rules import MAX_TURNS, STALEMATE_RESTOCKS, Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
@@ -114,7 +114,8 @@ class Table:
         self.state.current_seat = seat
         self.clear_turn()
         deal.phase = DRAW  # type: ignore[assignment]
-        deal.turns_started[seat] += 1
+        if deal.turns_started[seat] < MAX_TURNS:
+            deal.turns_started[seat] += 1
         if not deal.stock and not self.restock(seat, keep_top=True):
             return "finds nothing to draw: the deal is void"
         if deal.restocks_without_play >= STALEMATE_RESTOCKS:

@@ -13,7 +13,7 @@ from croupier.games.scala40 import completion
 from croupier.games.scala40.analyser import TableFault, table_melds
 from croupier.games.scala40.options import check_seats
 from croupier.games.scala40.position import Position
-from croupier.games.scala40.rules import DECK, STALEMATE_RESTOCKS, rules_for
+from croupier.games.scala40.rules import DECK, MAX_TURNS, STALEMATE_RESTOCKS, rules_for
 from croupier.games.scala40.table import DEAL_OVER, DRAW, PLAY
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -24,9 +24,6 @@ MAX_HAND = 14
 # Penalties are at most 200 a seat a deal (V7 × V9); no match comes near this.
 MAX_SCORE = 10**9
 _DECK = list(DECK)
-# Turns a seat has begun this deal (a counter the next turn adds one to): a
-# deal ends long before this, and uint32's top would overflow.
-MAX_TURNS = 2**31
 
 
 def validate(state: game_pb2.GameState) -> None:
