@@ -185,6 +185,14 @@ def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: flo
         "--call",
         case.method,
         *case.data,
+        *_load_args(case, connections, concurrency, seconds),
+        target,
+    ]
+
+
+def _load_args(case: Case, connections: int, concurrency: int, seconds: float) -> list[str]:
+    """The flags ghz and webload share: the load, the run's length, its name."""
+    return [
         "--connections",
         str(connections),
         "--concurrency",
@@ -199,7 +207,6 @@ def ghz_args(case: Case, target: str, protoset: Path, workers: int, seconds: flo
         "20s",
         "--name",
         case.label,
-        target,
     ]
 
 
@@ -215,17 +222,6 @@ def webload_args(case: Case, url: str, workers: int, seconds: float) -> list[str
     return [
         "--binary-file",
         case.data[-1],
-        "--connections",
-        str(in_flight),
-        "--concurrency",
-        str(in_flight),
-        "--duration",
-        f"{seconds:g}s",
-        "--duration-stop",
-        "wait",
-        "--timeout",
-        "20s",
-        "--name",
-        case.label,
+        *_load_args(case, in_flight, in_flight, seconds),
         f"{url}/{case.method}",
     ]
