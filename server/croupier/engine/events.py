@@ -45,28 +45,46 @@ class EventLog(Sequence[game_pb2.Event]):
     A game's table records into one and returns it as its events.
     """
 
-    __slots__ = ("_fields", "_built")
+    __slots__ = ("_seats", "_entries", "_built")
 
-    def __init__(self) -> None:
-        self._fields: list[dict[str, Any]] = []
+    def __init__(self, seats: Sequence[game_pb2.Seat] = ()) -> None:
+        # The table's seats, whose names begin the sentences of `say`.
+        self._seats = seats
+        # Each event's fields, and the rest of its sentence when `say` made it.
+        self._entries: list[tuple[dict[str, Any], str | None]] = []
         self._built: list[game_pb2.Event] | None = None
 
     def record(self, **fields: Any) -> None:
         """Add an event with these Event fields (checked when it is built)."""
-        self._fields.append(fields)
+        self._entries.append((fields, None))
+        self._built = None
+
+    def say(self, kind: int, seat: int, says: str, **fields: Any) -> None:
+        """Add an event of `seat` whose sentence is "<seat's name> <says>"
+        (written when the event is built: names do not change in a match)."""
+        fields["kind"] = kind
+        fields["seat"] = seat
+        self._entries.append((fields, says))
         self._built = None
 
     def _events(self) -> list[game_pb2.Event]:
         built = self._built
         if built is None:
-            built = self._built = [game_pb2.Event(**fields) for fields in self._fields]
+            built = self._built = [self._build(*entry) for entry in self._entries]
         return built
+
+    def _build(self, fields: dict[str, Any], says: str | None) -> game_pb2.Event:
+        if says is None:
+            return game_pb2.Event(**fields)
+        seat = fields["seat"]
+        name = self._seats[seat].name or f"P{seat}"
+        return game_pb2.Event(text=f"{name} {says}", **fields)
 
     def __getitem__(self, index: Any) -> Any:
         return self._events()[index]
 
     def __len__(self) -> int:
-        return len(self._fields)
+        return len(self._entries)
 
     def __iter__(self) -> Iterator[game_pb2.Event]:
         return iter(self._events())

@@ -18,9 +18,9 @@ so a field a rule writes that the spec forgot cannot go unnoticed.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from google.protobuf.message import Message
 
@@ -58,9 +58,11 @@ class Spec:
 
 
 class Mirror:
-    """Base of the mirror classes: what is not mirrored is the message's."""
+    """Base of the mirror classes: what is not mirrored is the message's.
+    `_memo` holds one value derived from the mirrored message (compiled_rules)."""
 
-    __slots__ = ("_message",)
+    __slots__ = ("_message", "_memo")
+    _memo: Any
     _optionals: frozenset[str] = frozenset()
     _scalars: frozenset[str] = frozenset()
     _lists: frozenset[str] = frozenset()
@@ -123,6 +125,7 @@ def mirror(message: Message, spec: Spec) -> Any:
     cls = _class_of(spec)
     out = cls.__new__(cls)
     object.__setattr__(out, "_message", message)
+    object.__setattr__(out, "_memo", None)
     for name in spec.scalars:
         object.__setattr__(out, name, getattr(message, name))
     for name in spec.lists:
@@ -163,6 +166,24 @@ def flush(live: Any, spec: Spec) -> Message:
         for item in items:
             flush(item, inner)
     return message
+
+
+Compiled = TypeVar("Compiled")
+
+
+def compiled_rules(state: Any, game: str, compile: Callable[[Any], Compiled]) -> Compiled:
+    """`compile(state.options.<game>)`: a game's rules compiled from its
+    options. A game's `compile` caches by the options' bytes, which costs a
+    serialization per call; a live session's mirror keeps the result instead,
+    for as long as it holds the state (no move writes the options: they are
+    a read-only `ref` of `state_spec`)."""
+    options = state.options
+    if isinstance(options, Mirror):
+        memo: Compiled | None = options._memo
+        if memo is None:
+            memo = options._memo = compile(getattr(options, game))
+        return memo
+    return compile(getattr(options, game))
 
 
 def state_spec(game: str, deal: Spec) -> Spec:

@@ -5,6 +5,8 @@ dealer's left leads, clockwise, from the starting total."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.cards import card_text
 from croupier.engine.seats import active_seats, next_seat
@@ -13,7 +15,7 @@ from croupier.games.counting.table import Table
 from croupier.v1 import game_pb2
 
 
-def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def first_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """Deal 1 of a new match: every seat starts with its lives (chips) or
     with 0 points; the dealer is drawn by lot."""
     rules = rules_for(state)
@@ -24,7 +26,7 @@ def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, seats[rng.below(state, len(seats))])
 
 
-def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def next_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """The next deal of the match: the seat after the last dealer deals
     (R-C1-03, A-C2-02, A-C3-03)."""
     previous = getattr(state, state.game).dealer
@@ -33,7 +35,7 @@ def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, next_seat(state.seats, previous))
 
 
-def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
+def deal(state: game_pb2.GameState, dealer: int) -> Sequence[game_pb2.Event]:
     """Shuffle the whole pack and deal; the seat after `dealer` leads."""
     state.ClearField(state.game)  # type: ignore[arg-type]
     table = Table(state)

@@ -46,7 +46,7 @@ class CountingGame:
     def check_options(self, opts: Message, path: str) -> None:
         self._check(opts, path)
 
-    def new_game(self, state: game_pb2.GameState, opts: Message) -> list[game_pb2.Event]:
+    def new_game(self, state: game_pb2.GameState, opts: Message) -> Sequence[game_pb2.Event]:
         return deal.first_deal(state)
 
     def validate(self, state: game_pb2.GameState) -> None:
@@ -73,7 +73,7 @@ class CountingGame:
     def visible_cards(self, state: game_pb2.GameState, seat: int) -> Counter[int]:
         return view.visible_cards(state, seat)
 
-    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
         return moves.apply(state, move)
 
     def view(self, state: game_pb2.GameState, seat: int, out: game_pb2.View) -> None:
@@ -82,7 +82,7 @@ class CountingGame:
     def view_text(self, out: game_pb2.View) -> str:
         return view.view_text(out)
 
-    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+    def next_deal(self, state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
         return deal.next_deal(state)
 
     def notation(self, move: game_pb2.Move) -> str:

@@ -9,6 +9,8 @@ same moves independently; a property test holds the two to agreement.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
 from croupier.games.counting import scoring
@@ -21,7 +23,7 @@ from croupier.v1 import game_pb2
 Why = pb.CountingRejectionReason
 
 
-def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
     """Play `move` of the seat to act on `state` in place, or raise IllegalMove.
 
     The engine has already refused a move of a seat that may not act, or

@@ -12,6 +12,7 @@ from typing import Any
 
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import card_text
+from croupier.engine.events import EventLog
 from croupier.games.counting.rules import Rules, rules_for
 from croupier.v1 import counting_pb2 as pb
 from croupier.v1 import game_pb2
@@ -25,7 +26,7 @@ class Table:
         self.game = state.game  # the name of every oneof field of this game
         self.deal: pb.CountingState = getattr(state, self.game)
         self.rules: Rules = rules_for(state)
-        self.events: list[game_pb2.Event] = []
+        self.events = EventLog(state.seats)  # built into messages only when read
         self.seats = state.seats
         # Hands fetched once: every protobuf field fetch builds a wrapper.
         self._hands: dict[int, Any] = {}
@@ -52,18 +53,16 @@ class Table:
 
     # -- telling -------------------------------------------------------------
 
-    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> game_pb2.Event:
+    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> None:
         """Record an event; `says` completes the sentence "<seat name> ...".
         It never names a hidden card: those go to `cards` with `visible_to`."""
-        event = game_pb2.Event(kind=kind, seat=seat, text=f"{self.name(seat)} {says}", **fields)  # type: ignore[arg-type]
-        self.events.append(event)
-        return event
+        self.events.say(kind, seat, says, **fields)
 
-    def emit_rule(self, kind: int, seat: int, says: str, **fields: Any) -> game_pb2.Event:
+    def emit_rule(self, kind: int, seat: int, says: str, **fields: Any) -> None:
         """An event only the counting games have: EVENT_KIND_GAME_RULE with
         its counting kind and the running total."""
         detail = pb.CountingEvent(kind=kind, total=self.deal.total)  # type: ignore[arg-type]
-        return self.emit(game_pb2.EVENT_KIND_GAME_RULE, seat, says, **{self.game: detail}, **fields)
+        self.emit(game_pb2.EVENT_KIND_GAME_RULE, seat, says, **{self.game: detail}, **fields)
 
     # -- acting --------------------------------------------------------------
 

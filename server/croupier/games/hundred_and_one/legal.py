@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, SUITS, pack_52
-from croupier.games.hundred_and_one.rules import rules_for
+from croupier.games.hundred_and_one.rules import rules_of
 from croupier.games.hundred_and_one.table import COVER, DRAWN, NAME_SUIT, PLAY, RESPOND
 from croupier.v1 import game_pb2
 
@@ -53,7 +53,7 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
             return out
         # A lead (empty discard): every card, nothing to draw for. O5 off: the
         # dealer's chosen first card is plain, a Queen keeps its own suit.
-        rules = rules_for(options)
+        rules = rules_of(state)
         plain = not rules.lead_any and not rules.upcard_effects
         for card in hand:
             if plain and RANK_OF[card] == QUEEN:
@@ -63,7 +63,7 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
         if not hand:
             out.append(encoded.draw)
         return out
-    rules = rules_for(options)
+    rules = rules_of(state)
     if phase == DRAWN:
         drawn = deal.drawn_card
         legal = not top or _matches(drawn, top, active)

@@ -11,6 +11,8 @@ from dataclasses import dataclass
 
 from croupier.engine import cards
 from croupier.engine.cards import ACE, KING_OF_SPADES, QUEEN, RANK_OF, SUIT_OF
+from croupier.engine.live import compiled_rules
+from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
 
 _FINISH_RANKS = {
@@ -144,3 +146,9 @@ def rules_for(options: pb.HundredAndOneOptions) -> Rules:
             _compiled.clear()
         rules = _compiled[key] = Rules(options)
     return rules
+
+
+def rules_of(state: game_pb2.GameState) -> Rules:
+    """The compiled rules of a state's options: `rules_for`, kept by a live
+    session's mirror for the whole deal (engine/live.py, compiled_rules)."""
+    return compiled_rules(state, "hundred_and_one", rules_for)

@@ -13,7 +13,7 @@ from typing import Any
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
 from croupier.engine.events import EventLog
-from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_for
+from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_of
 from croupier.games.hundred_and_one.scoring import score_deal
 from croupier.v1 import game_pb2
 from croupier.v1 import hundred_and_one_pb2 as pb
@@ -32,8 +32,8 @@ class Table:
     def __init__(self, state: game_pb2.GameState) -> None:
         self.state = state
         self.deal = state.hundred_and_one
-        self.rules: Rules = rules_for(state.options.hundred_and_one)
-        self.events = EventLog()  # built into messages only when read
+        self.rules: Rules = rules_of(state)
+        self.events = EventLog(state.seats)  # built into messages only when read
         # Fields a move reads again and again, fetched once: every fetch of a
         # protobuf field builds a Python wrapper (and drops it after use).
         self.seats = state.seats
@@ -78,8 +78,7 @@ class Table:
     def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """Record an event; `says` completes the sentence "<seat name> ...".
         It never names a hidden card: those go to `cards` with `visible_to`."""
-        text = f"{self.seats[seat].name or f'P{seat}'} {says}"
-        self.events.record(kind=kind, seat=seat, text=text, **fields)
+        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """An event only 101 has: EVENT_KIND_GAME_RULE with its 101 kind."""

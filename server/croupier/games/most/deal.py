@@ -8,6 +8,8 @@ seat after the dealer plays first.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.cards import card_text
 from croupier.games.most.rules import DECK, HAND_SIZE
@@ -15,12 +17,12 @@ from croupier.games.most.table import Table
 from croupier.v1 import game_pb2
 
 
-def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def first_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """Hand 1: the dealer by lot (R-M-04)."""
     return deal(state, rng.below(state, len(state.seats)))
 
 
-def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def next_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """The next hand: the deal passes clockwise (R-M-04)."""
     previous = state.most.dealer
     state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
@@ -28,7 +30,7 @@ def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, (previous + 1) % len(state.seats))
 
 
-def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
+def deal(state: game_pb2.GameState, dealer: int) -> Sequence[game_pb2.Event]:
     """Shuffle the 54 cards and deal (R-M-05)."""
     state.ClearField("most")
     table = Table(state)

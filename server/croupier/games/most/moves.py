@@ -9,6 +9,8 @@ the two to agreement.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
@@ -25,7 +27,7 @@ Action = pb.MostMove
 _DRAWS = ("draw_stock", "take_bridge")
 
 
-def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
     """Play `move` of the seat to act on `state` in place, or raise IllegalMove."""
     table = Table(state)
     m = move.most

@@ -7,6 +7,7 @@ its compiled rules and the events the move produces.
 
 from __future__ import annotations
 
+from croupier.engine.events import EventLog
 from croupier.games.most.rules import Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import most_pb2 as pb
@@ -23,7 +24,7 @@ class Table:
         self.state = state
         self.deal = state.most
         self.rules: Rules = rules_for(state.options.most)
-        self.events: list[game_pb2.Event] = []
+        self.events = EventLog(state.seats)  # built into messages only when read
 
     def hand(self, seat: int):  # type: ignore[no-untyped-def]
         return self.deal.hands[seat].cards
@@ -35,8 +36,7 @@ class Table:
     def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """Record an event; `says` completes "<seat name> ...". It never
         names a hidden card: those go to `cards` with `visible_to`."""
-        text = f"{self.name(seat)} {says}"
-        self.events.append(game_pb2.Event(kind=kind, seat=seat, text=text, **fields))  # type: ignore[arg-type]
+        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(
         self,

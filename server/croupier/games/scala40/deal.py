@@ -7,6 +7,8 @@ at the first deal: pairs 0+2 / 1+3, triples 0+2+4 / 1+3+5 (A-S40-14).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine import rng
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import InvalidInput
@@ -18,7 +20,7 @@ from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
 
-def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def first_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """Deal 1: seat teams (V18), the dealer by lot."""
     options = state.options.scala40
     check_seats(options, len(state.seats), "options")
@@ -29,7 +31,7 @@ def first_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, seats[rng.below(state, len(seats))])
 
 
-def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
+def next_deal(state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
     """The next deal: the next seat still in the match deals (R-S40-102)."""
     previous = state.scala40.dealer
     state.match.phase = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
@@ -37,7 +39,7 @@ def next_deal(state: game_pb2.GameState) -> list[game_pb2.Event]:
     return deal(state, next_seat(state.seats, previous))
 
 
-def deal(state: game_pb2.GameState, dealer: int) -> list[game_pb2.Event]:
+def deal(state: game_pb2.GameState, dealer: int) -> Sequence[game_pb2.Event]:
     """Shuffle the 108 cards and deal (R-S40-05/06/07)."""
     if len(active_seats(state)) * HAND_SIZE >= len(DECK):
         raise InvalidInput("state.seats", "too many seats for the deck")  # pragma: no cover

@@ -42,7 +42,7 @@ class Scala40:
     def check_options(self, opts: Message, path: str) -> None:
         options.check_options(opts, path)  # type: ignore[arg-type]
 
-    def new_game(self, state: game_pb2.GameState, opts: Message) -> list[game_pb2.Event]:
+    def new_game(self, state: game_pb2.GameState, opts: Message) -> Sequence[game_pb2.Event]:
         return deal.first_deal(state)
 
     def validate(self, state: game_pb2.GameState) -> None:
@@ -69,13 +69,13 @@ class Scala40:
     def view_text(self, out: game_pb2.View) -> str:
         return view.view_text(out)
 
-    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
         return moves.apply(state, move)
 
     def view(self, state: game_pb2.GameState, seat: int, out: game_pb2.View) -> None:
         view.fill_view(state, seat, out)
 
-    def next_deal(self, state: game_pb2.GameState) -> list[game_pb2.Event]:
+    def next_deal(self, state: game_pb2.GameState) -> Sequence[game_pb2.Event]:
         return deal.next_deal(state)
 
     def analyse_hand(

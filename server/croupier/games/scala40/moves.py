@@ -8,6 +8,8 @@ moves independently; a property test holds the two to agreement.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
 from croupier.games.scala40 import completion, discards
@@ -23,7 +25,7 @@ Action = pb.Scala40Move
 _DRAWS = ("draw_stock", "take_discard")
 
 
-def apply(state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
     """Play `move` of the seat to act on `state` in place, or raise IllegalMove."""
     table = Table(state)
     m = move.scala40

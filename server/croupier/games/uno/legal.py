@@ -26,7 +26,7 @@ from croupier.engine.uno_cards import (
     Kind,
 )
 from croupier.games.uno.acting import acting_seats
-from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_for
+from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_of
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -59,7 +59,7 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
             return [_encoded(seat, "ready")]
         if deal.HasField("slap"):
             return [_encoded(seat, "slap_time_up" if seat == deal.slap.caller else "slap")]
-    rules = rules_for(options)
+    rules = rules_of(state)
     out: list[bytes] = []
     holder = seat == state.current_seat
     if holder:
@@ -327,7 +327,7 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     otherwise); every card-less action; every seat caught or reported; every
     colour named; every card given."""
     deal = state.uno
-    rules = rules_for(state.options.uno)
+    rules = rules_of(state)
     hand: list[int] = sorted(set(deal.hands[seat].cards))
     foreign = next((c for c in rules.deck if c not in hand), BLANK)
     top = deal.discard[-1] if deal.discard else 0

@@ -9,6 +9,7 @@ few look-ups.
 
 from __future__ import annotations
 
+from croupier.engine.live import compiled_rules
 from croupier.engine.uno_cards import (
     BLANK,
     COLOUR_OF,
@@ -25,7 +26,7 @@ from croupier.engine.uno_cards import (
     uno_card,
     uno_deck,
 )
-from croupier.v1 import cards_pb2
+from croupier.v1 import cards_pb2, game_pb2
 from croupier.v1 import uno_pb2 as pb
 
 DRAW_TWO_PENDING = pb.UNO_PENDING_KIND_DRAW_TWO
@@ -207,6 +208,12 @@ def rules_for(options: pb.UnoOptions) -> Rules:
     return rules
 
 
+def rules_of(state: game_pb2.GameState) -> Rules:
+    """The compiled rules of a state's options: `rules_for`, kept by a live
+    session's mirror for the whole deal (engine/live.py, compiled_rules)."""
+    return compiled_rules(state, "uno", rules_for)
+
+
 __all__ = [
     "CARD_POINTS",
     "DRAW_PENDINGS",
@@ -217,5 +224,6 @@ __all__ = [
     "identical",
     "matches",
     "rules_for",
+    "rules_of",
     "wheel_next",
 ]

@@ -16,7 +16,7 @@ from typing import Any
 from croupier.engine import rng
 from croupier.engine.events import EventLog
 from croupier.engine.uno_cards import colour_text
-from croupier.games.uno.rules import DRAW_PENDINGS, WD4_PENDING, Rules, rules_for
+from croupier.games.uno.rules import DRAW_PENDINGS, WD4_PENDING, Rules, rules_of
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -43,8 +43,8 @@ class Table:
     def __init__(self, state: game_pb2.GameState) -> None:
         self.state = state
         self.deal = state.uno
-        self.rules: Rules = rules_for(state.options.uno)
-        self.events = EventLog()  # built into messages only when read
+        self.rules: Rules = rules_of(state)
+        self.events = EventLog(state.seats)  # built into messages only when read
         self.hands = self.deal.hands
         self._names: dict[int, str] = {}
 
@@ -102,7 +102,7 @@ class Table:
     def emit(self, kind: int, seat: int, says: str, **fields: Any) -> None:
         """Record an event; `says` completes "<seat name> ...". It never names
         a hidden card: those go to `uno_cards` with `visible_to`."""
-        self.events.record(kind=kind, seat=seat, text=f"{self.name(seat)} {says}", **fields)
+        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, colour: int = 0, **fields: Any) -> None:
         """An event only UNO has: EVENT_KIND_GAME_RULE with its UNO kind."""
