@@ -63,7 +63,10 @@ class Mirror:
 
     __slots__ = ("_message", "_memo")
     _memo: Any
-    _optionals: frozenset[str] = frozenset()
+    # Per class (_class_of): each optional field's slot, and every name a
+    # mirror holds itself (its scalars, lists and messages).
+    _optional_slots: Mapping[str, str] = {}
+    _mirrored: frozenset[str] = frozenset()
     _scalars: frozenset[str] = frozenset()
     _lists: frozenset[str] = frozenset()
 
@@ -71,21 +74,23 @@ class Mirror:
         return getattr(self._message, name)
 
     def HasField(self, name: str) -> bool:  # noqa: N802 - the protobuf method it stands for
-        if name in self._optionals:
-            return getattr(self, f"_o_{name}") is not None
-        return self._message.HasField(name)  # type: ignore[no-any-return]
+        slot = self._optional_slots.get(name)
+        if slot is None:
+            return self._message.HasField(name)  # type: ignore[no-any-return]
+        return getattr(self, slot) is not None
 
     def ClearField(self, name: str) -> None:  # noqa: N802 - the protobuf method it stands for
-        if name in self._optionals:
-            setattr(self, f"_o_{name}", None)
+        slot = self._optional_slots.get(name)
+        if slot is not None:
+            setattr(self, slot, None)
+        elif name not in self._mirrored:
+            self._message.ClearField(name)
         elif name in self._lists:
             setattr(self, name, [])
         elif name in self._scalars:
             setattr(self, name, type(getattr(self, name))())  # 0, False or ""
-        elif name in self.__slots__:  # a mirrored message: not supported, say so
+        else:  # a mirrored message: not supported, say so
             raise NotImplementedError(f"ClearField({name!r}) on a mirrored message")
-        else:
-            self._message.ClearField(name)
 
 
 def _optional(name: str) -> property:
@@ -111,7 +116,8 @@ def _class_of(spec: Spec) -> type[Mirror]:
     if entry is None or entry[0] is not spec:
         attributes: dict[str, Any] = {
             "__slots__": spec.names(),
-            "_optionals": frozenset(spec.optionals),
+            "_optional_slots": {name: f"_o_{name}" for name in spec.optionals},
+            "_mirrored": frozenset(spec.names()),
             "_scalars": frozenset(spec.scalars),
             "_lists": frozenset(spec.lists),
         }
