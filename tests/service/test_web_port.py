@@ -442,6 +442,10 @@ def test_the_web_table_files_are_served_and_unknown_paths_are_not_found(ports: A
         # raise OverflowError, which the Connect runtime answered itself (no
         # BadRequest, not counted or logged as a call).
         ("ApplyMove", b'{"state": {"hundredAndOne": {"stock": [1e400]}}}'),
+        # make fuzz (session 19): a key with a lone surrogate made upb raise
+        # SystemError, which the runtime answered without a BadRequest.
+        ("AnalyseHand", b'{"seat": 1, "\\ud800": 2}'),
+        ("ApplyMove", b'{"state": {"\\udc00x": 1}}'),
     ],
 )
 def test_json_a_parser_chokes_on_is_the_handlers_invalid_argument(

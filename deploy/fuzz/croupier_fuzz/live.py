@@ -345,6 +345,10 @@ class LiveJudge:
         elif code == "INVALID_ARGUMENT" and rpc == "ApplyMoveBatch" and not mangled:
             # A batch that parses fails item by item, never as a whole.
             verdict.problems.append(Problem(rpc, "batch failed as a whole", code, details[:300]))
+        elif code == "INVALID_ARGUMENT" and not _violated_field(trailers):
+            # Bad input is refused naming the field: a BadRequest detail, on
+            # either port, whatever refused it (the handler or a runtime).
+            verdict.problems.append(Problem(rpc, "refusal names no field", code, details[:300]))
         if size > ERROR_LIMIT:
             verdict.problems.append(
                 Problem(rpc, "error over 8 KB", _violated_field(trailers) or code, f"{size} bytes")

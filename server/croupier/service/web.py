@@ -129,6 +129,15 @@ class _JsonCodec:
             RecursionError,
         ) as error:
             return Unparsable(name, str(error)[:200])
+        except SystemError as error:
+            # upb's way of failing on a key that is no Unicode text (a lone
+            # surrogate such as "\ud800", which json.loads lets through): a
+            # SystemError over the UnicodeEncodeError it met (found by make
+            # fuzz). Say what the encoder said, not upb's internals.
+            cause = error.__cause__ or error.__context__
+            if not isinstance(cause, UnicodeError):
+                raise
+            return Unparsable(name, f"a key is not valid Unicode text ({cause.reason})")
         return request
 
 
