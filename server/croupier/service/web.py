@@ -135,7 +135,7 @@ class _JsonCodec:
             # SystemError over the UnicodeEncodeError it met (found by make
             # fuzz). Say what the encoder said, not upb's internals.
             cause = error.__cause__ or error.__context__
-            if not isinstance(cause, UnicodeError):
+            if not isinstance(cause, UnicodeEncodeError):
                 raise
             return Unparsable(name, f"a key is not valid Unicode text ({cause.reason})")
         return request
