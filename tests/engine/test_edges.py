@@ -259,8 +259,8 @@ def test_a_view_reads_as_one_line_of_its_games_words() -> None:
 
 
 def test_the_checked_options_cache_stays_bounded(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(api, "_CHECKED_OPTIONS_LIMIT", 1)
-    monkeypatch.setattr(api, "_checked_options", set())
+    monkeypatch.setattr(api._checked_options, "bound", 1)
+    api._checked_options.clear()
     api.check_state(dealt("hd"))
     api.check_state(dealt("cl"))
     assert len(api._checked_options) == 1

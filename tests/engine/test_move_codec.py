@@ -112,7 +112,8 @@ def test_varints_are_protobufs() -> None:
 
 
 def test_the_cache_starts_over_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(move_codec, "CACHE_LIMIT", 2)
+    monkeypatch.setattr(move_codec.POOL, "bound", 2)
+    move_codec.POOL.clear()
     codec = MoveCodec(registry.find("hundred_and_one"))
     moves = [legal.play(0, card(rank, CLUBS)) for rank in (2, 3, 4)]
     for move in moves:

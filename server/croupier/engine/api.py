@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from google.protobuf.message import Message
 
-from croupier.engine import registry
+from croupier.engine import caches, registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.events import fill_seat_events
 from croupier.engine.move_codec import LIST_LEGAL_MOVES_TAG, MoveCodec, codec_of
@@ -46,8 +46,9 @@ _MATCH_PHASES = (
 
 # Options already checked, keyed by (game, serialized options): a table keeps
 # its options for a whole match, so the check runs once per table, not per move.
-_checked_options: set[tuple[str, bytes]] = set()
-_CHECKED_OPTIONS_LIMIT = 4096
+_checked_options: caches.BoundedSet[tuple[str, bytes]] = caches.BoundedSet(
+    "engine.api.checked_options", 256, 250
+)
 
 
 def list_games(request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesResponse:
@@ -302,9 +303,7 @@ def _check_options(game: Game, options: Message, state_path: str) -> None:
     path = f"{state_path}.options.{game.name}"
     game.catalogue.check(options, path)
     game.check_options(options, path)
-    if len(_checked_options) >= _CHECKED_OPTIONS_LIMIT:
-        _checked_options.clear()
-    _checked_options.add(key)
+    _checked_options.put(key)
 
 
 def _check_seat(state: game_pb2.GameState, seat: int, path: str) -> None:

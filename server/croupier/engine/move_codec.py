@@ -26,6 +26,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from croupier.engine import caches
 from croupier.v1 import game_pb2
 
 # Wire tags (field number << 3 | length-delimited) of the repeated LegalMove
@@ -37,12 +38,17 @@ _SEAT_TAG = b"\x08"  # SeatMoves.seat = 1 (varint)
 _MOVE_TAG = b"\x0a"  # LegalMove.move = 1
 _NOTATION_TAG = b"\x12"  # LegalMove.notation = 2
 
-# Distinct moves remembered per game before the cache starts over: a 101
-# table's moves are a few hundred; moves carrying a stale-move guard
-# (seen_move_number) are new bytes every time and must not grow it forever;
-# and a worker's memory is the budget (about 200 bytes an entry, three maps
-# per game: a fuzz run filled 2^16 and the worker grew beyond issue 7's 20 %).
+# Distinct moves remembered before the caches start over: a 101 table's moves
+# are a few hundred; moves carrying a stale-move guard (seen_move_number) are
+# new bytes every time and must not grow them forever; and a worker's memory is
+# the budget (a fuzz run filled 2^16 a map and the worker grew beyond issue 7's
+# 20 %). CACHE_LIMIT bounds each map of the in-process Session (session.py).
+# The codecs' maps, three per game, share one bound (engine/caches.py, Pool):
+# more moves than the game that needs most keeps in a cycle of the load test's
+# 1,024 positions (one_hundred, ~4,500), whatever the number of games. About
+# 150 bytes an entry, deep.
 CACHE_LIMIT = 1 << 12
+POOL = caches.Pool("move_codec", 1 << 13, 150)
 
 
 def varint(value: int) -> bytes:
@@ -73,11 +79,12 @@ class MoveCodec:
 
     def __init__(self, game: Any) -> None:
         self.game = game  # also keeps the game alive while its id keys the codec
-        self._checked: dict[bytes, str] = {}  # moves whose shape passed -> notation
+        # Moves whose shape passed -> notation.
+        self._checked: caches.Pooled[bytes, str] = POOL.map()
         # Per wire tag: move bytes -> the tag and the length-prefixed LegalMove.
-        self._entries: dict[bytes, dict[bytes, bytes]] = {
-            LIST_LEGAL_MOVES_TAG: {},
-            SEAT_MOVES_MOVES_TAG: {},
+        self._entries: dict[bytes, caches.Pooled[bytes, bytes]] = {
+            LIST_LEGAL_MOVES_TAG: POOL.map(),
+            SEAT_MOVES_MOVES_TAG: POOL.map(),
         }
         encoded = getattr(game, "encoded_legal_moves", None)
         self.encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
@@ -95,10 +102,7 @@ class MoveCodec:
 
     def remember(self, move_bytes: bytes, move: game_pb2.Move) -> str:
         """Note a move whose shape the game has just accepted; its notation."""
-        notation: str = self.game.notation(move)
-        if len(self._checked) >= CACHE_LIMIT:
-            self._checked.clear()
-        self._checked[move_bytes] = notation
+        notation: str = self._checked.put(move_bytes, self.game.notation(move))
         return notation
 
     # -- legal moves, encoded --------------------------------------------------
@@ -133,12 +137,7 @@ class MoveCodec:
         body = _MOVE_TAG + _delimited(move_bytes)
         if text:
             body += _NOTATION_TAG + _delimited(text)
-        entry = tag + _delimited(body)
-        entries = self._entries[tag]
-        if len(entries) >= CACHE_LIMIT:
-            entries.clear()
-        entries[move_bytes] = entry
-        return entry
+        return self._entries[tag].put(move_bytes, tag + _delimited(body))
 
 
 _codecs: dict[int, MoveCodec] = {}

@@ -39,7 +39,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from croupier.engine import api, registry
+from croupier.engine import api, caches, registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.live import Spec, flush, mirror
 from croupier.engine.move_codec import CACHE_LIMIT, codec_of
@@ -54,8 +54,8 @@ _MATCH_OVER = game_pb2.MATCH_PHASE_MATCH_OVER
 # LegalMove, parsed once; and a listing's move bytes -> the LegalMoves and
 # their ids. Bounded like the codec's caches.
 _Listing = tuple[list[service_pb2.LegalMove], frozenset[int]]
-_Moves = dict[bytes, service_pb2.LegalMove]
-_Listings = dict[tuple[bytes, ...], _Listing]
+_Moves = caches.Bounded[bytes, service_pb2.LegalMove]
+_Listings = caches.Bounded[tuple[bytes, ...], _Listing]
 _caches: dict[int, tuple[Game, _Moves, _Listings]] = {}
 _NONE: frozenset[int] = frozenset()
 
@@ -63,7 +63,13 @@ _NONE: frozenset[int] = frozenset()
 def _caches_of(game: Game) -> tuple[_Moves, _Listings]:
     entry = _caches.get(id(game))
     if entry is None or entry[0] is not game:
-        entry = _caches[id(game)] = (game, {}, {})
+        # In-process play only (no served request makes a Session): registered
+        # outside a worker's budget (engine/caches.py).
+        moves: _Moves = caches.Bounded(f"session.moves.{game.name}", CACHE_LIMIT, 0, served=False)
+        listings: _Listings = caches.Bounded(
+            f"session.listings.{game.name}", CACHE_LIMIT, 0, served=False
+        )
+        entry = _caches[id(game)] = (game, moves, listings)
     return entry[1], entry[2]
 
 
@@ -229,16 +235,10 @@ class Session:
     def _listing(self, encoded: tuple[bytes, ...]) -> _Listing:
         cache = self._cache
         moves = [cache.get(move) or self._parse(move) for move in encoded]
-        if len(self._listings) >= CACHE_LIMIT:
-            self._listings.clear()
-        listing = self._listings[encoded] = (moves, frozenset(map(id, moves)))
-        return listing
+        return self._listings.put(encoded, (moves, frozenset(map(id, moves))))
 
     def _parse(self, move: bytes) -> service_pb2.LegalMove:
         parsed = game_pb2.Move.FromString(move)
         choice = service_pb2.LegalMove(notation=self.game.notation(parsed))
         choice.move.CopyFrom(parsed)
-        if len(self._cache) >= CACHE_LIMIT:
-            self._cache.clear()
-        self._cache[move] = choice
-        return choice
+        return self._cache.put(move, choice)

@@ -86,7 +86,7 @@ class _Rules:
         return _rules(options.SerializeToString())
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=16)  # option sets: as many as the server's compiled rules keep
 def _rules(key: bytes) -> _Rules:
     # Keyed by the options' bytes: a table's options never change.
     options = scala40_pb2.Scala40Options.FromString(key)

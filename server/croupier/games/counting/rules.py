@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from croupier.engine import caches
 from croupier.engine.cards import french_deck
 from croupier.games.counting import effects
 from croupier.games.counting.effects import Effect
@@ -135,7 +136,12 @@ def _chips_101(o: pb.Chips101Options) -> Rules:
 
 
 _COMPILERS = {STO: _sto, ONE_HUNDRED: _one_hundred, CHIPS_101: _chips_101}
-_compiled: dict[tuple[str, bytes], Rules] = {}
+# Few option sets are in use at once; a client choosing new ones must not
+# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
+# size: engine/caches.py.
+_compiled: caches.Bounded[tuple[str, bytes], Rules] = caches.Bounded(
+    "counting.rules.compiled", 16, 5_500
+)
 
 
 def compile_rules(game: str, options: object) -> Rules:
@@ -144,11 +150,7 @@ def compile_rules(game: str, options: object) -> Rules:
     key = (game, options.SerializeToString())  # type: ignore[attr-defined]
     rules = _compiled.get(key)
     if rules is None:
-        # Few option sets are in use at once; a client choosing new ones must not
-        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
-        if len(_compiled) >= 128:
-            _compiled.clear()
-        rules = _compiled[key] = _COMPILERS[game](options)  # type: ignore[operator]
+        rules = _compiled.put(key, _COMPILERS[game](options))  # type: ignore[operator]
     return rules
 
 

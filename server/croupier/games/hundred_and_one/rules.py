@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from croupier.engine import cards
+from croupier.engine import caches, cards
 from croupier.engine.cards import ACE, KING_OF_SPADES, QUEEN, RANK_OF, SUIT_OF
 from croupier.engine.live import compiled_rules
 from croupier.v1 import game_pb2
@@ -132,7 +132,10 @@ class Rules:
         return self.matches(card, top, active_suit)
 
 
-_compiled: dict[bytes, Rules] = {}
+# Few option sets are in use at once; a client choosing new ones must not
+# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
+# size: engine/caches.py.
+_compiled: caches.Bounded[bytes, Rules] = caches.Bounded("hundred_and_one.rules.compiled", 16, 5300)
 
 
 def rules_for(options: pb.HundredAndOneOptions) -> Rules:
@@ -140,11 +143,7 @@ def rules_for(options: pb.HundredAndOneOptions) -> Rules:
     key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
-        # Few option sets are in use at once; a client choosing new ones must not
-        # grow a worker: 1,024 compiled sets of 101 took 5 MB (fuzz F4).
-        if len(_compiled) >= 128:
-            _compiled.clear()
-        rules = _compiled[key] = Rules(options)
+        rules = _compiled.put(key, Rules(options))
     return rules
 
 

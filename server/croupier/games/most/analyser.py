@@ -9,8 +9,8 @@ refused with and the one spelling of a meld (K-M-1).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 
+from croupier.engine import caches
 from croupier.engine.cards import RANK_OF
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import (
@@ -60,7 +60,7 @@ def refusal(error: MeldError) -> IllegalMove:
     return IllegalMove(reason, error.message, rule)
 
 
-@lru_cache(maxsize=2048)
+@caches.lru("most.analyser.analysed", 1536, 420)
 def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
     """`analyse`, remembered: the melds of a table are read again at every call."""
     return analyse(cards, joker_as, rules)

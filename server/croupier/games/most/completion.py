@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from croupier.engine import caches
 from croupier.engine.cards import SUIT_OF, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import SEQUENCE, spots
@@ -39,8 +40,9 @@ DEPTH = 8  # actions the look-ahead plans ahead
 Step = Callable[[Position], None]
 
 
-_KNOWN: dict[tuple, tuple[int, str, str] | None] = {}  # type: ignore[type-arg]
-_KNOWN_LIMIT = 2048
+_KNOWN: caches.Bounded[tuple, tuple[int, str, str] | None] = caches.Bounded(  # type: ignore[type-arg]
+    "most.completion.known", 2048, 300
+)
 
 
 def refusal(pos: Position) -> IllegalMove | None:
@@ -49,13 +51,14 @@ def refusal(pos: Position) -> IllegalMove | None:
     the answer depends on nothing else."""
     if not pos.bridge_owed or not pos.hand:
         return _refusal(pos)
-    key = (pos.rules, pos.key(), pos.bridge, pos.bridge_card)
-    if key not in _KNOWN:
-        if len(_KNOWN) >= _KNOWN_LIMIT:
-            _KNOWN.clear()
+    key = (pos.rules, caches.digest(pos.key(), pos.bridge, pos.bridge_card))
+    if key in _KNOWN:
+        known = _KNOWN[key]
+    else:
         found = _refusal(pos)
-        _KNOWN[key] = None if found is None else (found.reason, found.message, found.rule)
-    known = _KNOWN[key]
+        known = _KNOWN.put(
+            key, None if found is None else (found.reason, found.message, found.rule)
+        )
     return None if known is None else IllegalMove(*known)
 
 

@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
+from croupier.engine import caches
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import SET, Meld, MeldError, extend, meld_text, swap
@@ -58,8 +59,10 @@ class Done:
     meld: str
 
 
-_TABLES: dict[tuple[Rules, tuple[bytes, ...]], tuple[TableMeld, ...]] = {}
-_TABLES_LIMIT = 1024
+# Keyed by the rules and a digest of the melds (engine/caches.py, digest).
+_TABLES: caches.Bounded[tuple[Rules, bytes], tuple[TableMeld, ...]] = caches.Bounded(
+    "most.position.tables", 768, 1_250
+)
 
 
 def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...]:
@@ -67,7 +70,7 @@ def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...
     moves leave it as it was); MeldError, with `index` set to its place, for
     one that is not a meld. Each meld is its own part of the key: joined
     bytes would merge an empty meld into its neighbour."""
-    key = (rules, tuple([m.SerializeToString() for m in melds]))
+    key = (rules, caches.digest([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
@@ -79,10 +82,7 @@ def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...
             error.index = index  # type: ignore[attr-defined]
             raise
         out.append(TableMeld(m.id, m.owner, meld, tuple(m.credited_to)))
-    if len(_TABLES) >= _TABLES_LIMIT:
-        _TABLES.clear()
-    found = _TABLES[key] = tuple(out)
-    return found
+    return _TABLES.put(key, tuple(out))
 
 
 @dataclass

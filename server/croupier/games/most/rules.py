@@ -3,7 +3,7 @@ rules.py): the meld limits, the card values, the turn rules."""
 
 from __future__ import annotations
 
-from croupier.engine import cards
+from croupier.engine import caches, cards
 from croupier.engine.melds import UNLIMITED, MeldRules
 from croupier.v1 import most_pb2 as pb
 
@@ -50,7 +50,10 @@ class Rules:
         )
 
 
-_compiled: dict[bytes, Rules] = {}
+# Few option sets are in use at once; a client choosing new ones must not
+# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
+# size: engine/caches.py.
+_compiled: caches.Bounded[bytes, Rules] = caches.Bounded("most.rules.compiled", 16, 1000)
 
 
 def rules_for(options: pb.MostOptions) -> Rules:
@@ -58,9 +61,5 @@ def rules_for(options: pb.MostOptions) -> Rules:
     key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
-        # Few option sets are in use at once; a client choosing new ones must not
-        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
-        if len(_compiled) >= 128:
-            _compiled.clear()
-        rules = _compiled[key] = Rules(options)
+        rules = _compiled.put(key, Rules(options))
     return rules

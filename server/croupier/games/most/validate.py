@@ -7,6 +7,7 @@ the field that breaks it.
 
 from __future__ import annotations
 
+from croupier.engine import caches
 from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, card_text, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
@@ -65,26 +66,24 @@ def _check_seats(state: game_pb2.GameState) -> None:
 
 # Tables (melds, bridge, who has melded) already found consistent: most moves
 # leave the table as it was, so each distinct table is checked once.
-_GOOD_TABLES: set[tuple[int, int, bytes, tuple[bytes, ...], bytes, bytes]] = set()
-_GOOD_TABLES_LIMIT = 1024
+# Keyed by a digest of the table (engine/caches.py, digest): 49 bytes a key.
+_GOOD_TABLES: caches.BoundedSet[bytes] = caches.BoundedSet("most.validate.good_tables", 1024, 130)
 
 
 def _check_melds(state: game_pb2.GameState) -> None:
     deal = state.most
-    key = (
+    key = caches.digest(
         len(state.seats),
         deal.next_meld_id,
         bytes(deal.melded),
-        tuple([m.SerializeToString() for m in deal.melds]),  # not joined: see table_of
+        [m.SerializeToString() for m in deal.melds],  # not joined: see table_of
         bytes(deal.bridge),
         state.options.most.SerializeToString(),
     )
     if key in _GOOD_TABLES:
         return
     _check_table(state)
-    if len(_GOOD_TABLES) >= _GOOD_TABLES_LIMIT:
-        _GOOD_TABLES.clear()
-    _GOOD_TABLES.add(key)
+    _GOOD_TABLES.put(key)
 
 
 def _check_table(state: game_pb2.GameState) -> None:

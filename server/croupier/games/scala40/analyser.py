@@ -9,9 +9,9 @@ set's joker (V23, R-S40-29) and the reason each fault is refused with.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from functools import lru_cache
 from typing import NamedTuple
 
+from croupier.engine import caches
 from croupier.engine.cards import (
     CLUBS,
     DIAMONDS,
@@ -106,7 +106,7 @@ def read_meld(
         raise refusal(error) from None
 
 
-@lru_cache(maxsize=2048)
+@caches.lru("scala40.analyser.analysed", 1536, 420)
 def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules) -> Meld:
     """`analyse`, remembered: the melds of a table are read again at every call."""
     return analyse(cards, joker_as, rules)
@@ -161,8 +161,10 @@ class TableFault(Exception):
         super().__init__(problem)
 
 
-_TABLES: dict[tuple[MeldRules, tuple[bytes, ...]], TableMelds] = {}
-_TABLES_LIMIT = 1024
+# Keyed by the rules and a digest of the melds (engine/caches.py, digest).
+_TABLES: caches.Bounded[tuple[MeldRules, bytes], TableMelds] = caches.Bounded(
+    "scala40.analyser.tables", 256, 1_700
+)
 
 
 def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]
@@ -170,7 +172,7 @@ def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyp
     TableFault for the first meld that is broken. Each meld is its own part
     of the cache key: joined bytes would merge an empty meld into its
     neighbour and pass it as the table checked before."""
-    key = (rules, tuple([m.SerializeToString() for m in melds]))
+    key = (rules, caches.digest([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
@@ -188,7 +190,4 @@ def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyp
             out.append(TableMeld(m.id, m.owner, analysed(cards, tuple(m.joker_as), rules)))
         except MeldError as error:
             raise TableFault(index, "cards", f"not a valid meld: {error.message}") from None
-    if len(_TABLES) >= _TABLES_LIMIT:
-        _TABLES.clear()
-    found = _TABLES[key] = TableMelds(tuple(out))
-    return found
+    return _TABLES.put(key, TableMelds(tuple(out)))

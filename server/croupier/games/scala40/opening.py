@@ -22,9 +22,9 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 from itertools import combinations
 
+from croupier.engine import caches
 from croupier.engine.cards import ACE, RANK_OF, SUIT_OF, SUITS, card, is_joker
 from croupier.engine.melds import MeldRules, position_card, set_order
 
@@ -69,7 +69,7 @@ def templates(hand: Sequence[int], rules: MeldRules) -> list[Template]:
     return list(_templates(tuple(sorted(hand)), rules))
 
 
-@lru_cache(maxsize=1024)
+@caches.lru("scala40.opening.templates", 1024, 800)
 def _templates(hand: tuple[int, ...], rules: MeldRules) -> tuple[Template, ...]:
     # A hand is asked about several times per call (listing, look-ahead, finder).
     counts = Counter(v for v in hand if not is_joker(v))

@@ -6,7 +6,7 @@ one `Rules` per distinct option set; every move after that reads attributes.
 
 from __future__ import annotations
 
-from croupier.engine import cards
+from croupier.engine import caches, cards
 from croupier.engine.melds import COURT_VALUES, STANDARD_VALUES, UNLIMITED, MeldRules
 from croupier.v1 import scala40_pb2 as pb
 
@@ -81,7 +81,10 @@ class Rules:
             self.penalty[value] = joker
 
 
-_compiled: dict[bytes, Rules] = {}
+# Few option sets are in use at once; a client choosing new ones must not
+# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
+# size: engine/caches.py.
+_compiled: caches.Bounded[bytes, Rules] = caches.Bounded("scala40.rules.compiled", 16, 2600)
 
 
 def rules_for(options: pb.Scala40Options) -> Rules:
@@ -89,9 +92,5 @@ def rules_for(options: pb.Scala40Options) -> Rules:
     key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
-        # Few option sets are in use at once; a client choosing new ones must not
-        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
-        if len(_compiled) >= 128:
-            _compiled.clear()
-        rules = _compiled[key] = Rules(options)
+        rules = _compiled.put(key, Rules(options))
     return rules

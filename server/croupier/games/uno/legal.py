@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from croupier.engine import caches
 from croupier.engine.errors import FailedPrecondition
 from croupier.engine.uno_cards import (
     BLANK,
@@ -231,17 +232,19 @@ def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) ->
 
 # -- serialized moves, built once each -------------------------------------------------
 
-_PLAYS: dict[tuple[int, bool, PlayKey], bytes] = {}
+# Plays carry a swap's seat and card (H4, H5): too many to build them all, so
+# the ones met are kept, within a bound (engine/caches.py). Other actions are
+# a few per seat, all kept.
+_PLAYS: caches.Bounded[tuple[int, bool, PlayKey], bytes] = caches.Bounded(
+    "uno.legal.plays", 2048, 260
+)
 _OTHERS: dict[tuple[int, str, int], bytes] = {}
-_CACHE_LIMIT = 1 << 16
 
 
 def _encoded_play(seat: int, jump: bool, key: PlayKey) -> bytes:
     entry = _PLAYS.get((seat, jump, key))
     if entry is None:
-        if len(_PLAYS) >= _CACHE_LIMIT:
-            _PLAYS.clear()
-        entry = _PLAYS[(seat, jump, key)] = play_move(seat, *key, jump=jump).SerializeToString()
+        entry = _PLAYS.put((seat, jump, key), play_move(seat, *key, jump=jump).SerializeToString())
     return entry
 
 

@@ -9,6 +9,7 @@ few look-ups.
 
 from __future__ import annotations
 
+from croupier.engine import caches
 from croupier.engine.live import compiled_rules
 from croupier.engine.uno_cards import (
     BLANK,
@@ -192,7 +193,10 @@ class Rules:
         return {c for c in out if c in self.deck}
 
 
-_compiled: dict[bytes, Rules] = {}
+# Few option sets are in use at once; a client choosing new ones must not
+# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
+# size: engine/caches.py.
+_compiled: caches.Bounded[bytes, Rules] = caches.Bounded("uno.rules.compiled", 16, 4700)
 
 
 def rules_for(options: pb.UnoOptions) -> Rules:
@@ -200,11 +204,7 @@ def rules_for(options: pb.UnoOptions) -> Rules:
     key = options.SerializeToString()  # no maps: the plain encoding is canonical
     rules = _compiled.get(key)
     if rules is None:
-        # Few option sets are in use at once; a client choosing new ones must not
-        # grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB).
-        if len(_compiled) >= 128:
-            _compiled.clear()
-        rules = _compiled[key] = Rules(options)
+        rules = _compiled.put(key, Rules(options))
     return rules
 
 
