@@ -124,19 +124,30 @@ class GameData:
 
 
 def build(
-    seed: int = DEFAULT_SEED, pool: int = DEFAULT_POOL, batch_size: int = DEFAULT_BATCH_SIZE
+    seed: int = DEFAULT_SEED,
+    pool: int = DEFAULT_POOL,
+    batch_size: int = DEFAULT_BATCH_SIZE,
+    next_deals: int = NEXT_DEAL_STATES,
 ) -> list[GameData]:
     """The requests of every registered game, from playouts seeded by `seed`."""
     games = api.list_games(service_pb2.ListGamesRequest()).games
-    return [build_game(game, seed, pool, batch_size) for game in games]
+    return [build_game(game, seed, pool, batch_size, next_deals) for game in games]
 
 
-def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_size: int) -> GameData:
+def build_game(
+    game: options_pb2.GameDescriptor,
+    seed: int,
+    pool: int,
+    batch_size: int,
+    next_deals: int = NEXT_DEAL_STATES,
+) -> GameData:
     """The requests of one game: `pool` ApplyMove positions spread evenly over
-    its table shapes, and every other RPC's requests derived from them."""
+    its table shapes, and every other RPC's requests derived from them, with
+    up to `next_deals` finished deals for NextDeal (collecting them plays
+    whole deals: most of a build's time in games with long deals)."""
     shapes = tables(game)
     per_table = -(-pool // len(shapes))  # ceil: every shape gets its share
-    deals_per_table = -(-NEXT_DEAL_STATES // len(shapes))
+    deals_per_table = -(-next_deals // len(shapes))
     played = [play_table(t, seed, per_table, deals_per_table) for t in shapes]
     rng = random.Random(f"{seed}/{game.name}/requests")
     # Interleave the table shapes, so that any run of consecutive requests
@@ -163,10 +174,10 @@ def build_game(game: options_pb2.GameDescriptor, seed: int, pool: int, batch_siz
         service_pb2.GetViewRequest(state=p.state, seat=rng.randrange(len(p.state.seats)))
         for p in positions
     ]
-    next_deals: list[Message] = [
+    next_deal_requests: list[Message] = [
         service_pb2.NextDealRequest(state=s) for s in interleave(_deals_over(played))
     ]
-    data.requests["NextDeal"] = next_deals[:NEXT_DEAL_STATES]
+    data.requests["NextDeal"] = next_deal_requests[:next_deals]
     data.requests["NewGame"] = [
         service_pb2.NewGameRequest(
             game=t.game, preset=t.preset, seat_count=t.seats, seed=rng.getrandbits(63)

@@ -5,7 +5,7 @@ line of its own; its game-specific property tests add to this, never
 replace it (tests/properties/).
 
 Runtime: one match per case under the "ci" profile, position checks at
-every third position; `make fuzz-rules` plays 25 per case with random seeds
+every sixth position; `make fuzz-rules` plays 25 per case with random seeds
 and checks every position.
 """
 

@@ -157,3 +157,24 @@ def test_a_health_check_of_an_unknown_service_is_counted(
         health_pb2_grpc.HealthStub(channel).Check(request, timeout=5)
     assert caught.value.code() == grpc.StatusCode.NOT_FOUND
     _counted_once(before, CHECK, "NOT_FOUND")
+
+
+class _Remaining:
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+
+    def time_remaining(self) -> float | None:
+        return self.seconds
+
+
+@pytest.mark.parametrize(
+    ("remaining", "passed"), [(None, False), (-0.1, True), (0.0, True), (0.2, True), (1.0, False)]
+)
+def test_a_call_ending_at_its_deadline_by_the_servers_clock_counts_as_past_it(
+    remaining: float | None, passed: bool
+) -> None:
+    # The client's cancel at its deadline arrives while the server's clock,
+    # started when the headers arrived, still shows a little time left.
+    from croupier.service.handlers import _deadline_passed
+
+    assert _deadline_passed(_Remaining(remaining)) is passed
