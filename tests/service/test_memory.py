@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import gc
 from collections.abc import Iterator
+from itertools import zip_longest
 
 import grpc
 import pytest
@@ -180,14 +181,28 @@ def test_a_worker_gives_back_what_large_requests_freed() -> None:
     one had been freed (its dynamic mmap threshold), below blocks still in
     use: each freed large block stayed in the worker (service/memory.py)."""
     states = _states_with_new_options(per_game=6)
-    known = service_pb2.GetViewRequest(state=states[0], seat=0).SerializeToString()
+    # Each game's first state warms the worker up before the measure: a
+    # game's first call loads what the game keeps for good (its option
+    # catalogue, its caches' first entries), 1-2 MiB a game, which on top of
+    # the rest took the growth past the bound in one run of 3.
+    first_of_game = {state.game: state for state in reversed(states)}
+    warm_up = [service_pb2.GetViewRequest(state=s, seat=0) for s in first_of_game.values()]
+    by_game: dict[str, list[game_pb2.GameState]] = {}
+    for state in states:
+        if first_of_game[state.game] is not state:
+            by_game.setdefault(state.game, []).append(state)
+    # Round robin over the games, so that every game's option sets are measured.
+    measured = [s for rank in zip_longest(*by_game.values()) for s in rank if s is not None]
+    known = warm_up[0].SerializeToString()
     sizes = [int(0.9 * (1 << 20) * 1.06**i) for i in range(24)]  # to 3.5 MiB
+    assert len(measured) >= len(sizes), "too few option sets to measure"
     with Serve("--workers", "1") as server, open_channel(server.port, *BIG_MESSAGES) as channel:
         (worker,) = server.worker_pids()
         get_view = channel.unary_unary(f"/{SERVICE}/GetView")
-        get_view(known, timeout=10)
+        for request in warm_up:
+            get_view(request.SerializeToString(), timeout=10)
         before = _rss_kib(worker)
-        for size, state in zip(sizes, states[1:], strict=False):
+        for size, state in zip(sizes, measured, strict=False):
             ballast = b"\xba\x3e" + _varint(size) + b"u" * size
             get_view(known + ballast, timeout=10)
             get_view(
@@ -197,7 +212,9 @@ def test_a_worker_gives_back_what_large_requests_freed() -> None:
         assert server.stop() == 0, server.log()
     grown = (after - before) // 1024
     print(f"RSS {before} -> {after} kB")
-    assert grown < 8, f"RSS grew by {grown} MiB over {len(sizes)} requests of 0.9-3.5 MiB"
+    # Measured: 4-7 MiB (the option sets cached, grpc's buffers); 16-17 MiB
+    # without the worker's malloc settings. The bound sits between the two.
+    assert grown < 11, f"RSS grew by {grown} MiB over {len(sizes)} requests of 0.9-3.5 MiB"
 
 
 def _varint(value: int) -> bytes:
