@@ -126,8 +126,10 @@ $(BIN)/kustomize: | $(BIN)/.serve-installed
 	else echo "no Go: kustomize not installed (tests/deploy/test_kubernetes.py)"; fi
 
 # The bench extra (RLCard, to compare with) goes into the same venv, once.
+# (In a variable: make's $(call) splits its arguments at every comma.)
+BENCH_EXTRAS := .[dev,bench]
 $(BIN)/.bench-installed: pyproject.toml $(DEV)
-	$(call uv_install,-e '.[dev,bench]')
+	$(call uv_install,-e '$(BENCH_EXTRAS)')
 	touch $@
 
 BENCH_ARGS ?=
