@@ -89,6 +89,26 @@ class Pass:
                 return self.combined(r.case)
         return None
 
+    def why_missing(self, *cases: tuple[str, str, str]) -> str:
+        """Why a figure built from these (rpc, game, variant) cases has no
+        value: cases this pass did not run (`--only` left them out), or whose
+        runs all failed."""
+        ran = {(r.case.rpc, r.case.game, r.case.variant) for r in self.results}
+
+        def name(rpc: str, variant: str) -> str:
+            return f"{rpc} [{variant}]" if variant else rpc
+
+        left_out = [name(rpc, v) for rpc, game, v in cases if (rpc, game, v) not in ran]
+        failed = [
+            name(rpc, v)
+            for rpc, game, v in cases
+            if (rpc, game, v) in ran and self.find(rpc, game, v) is None
+        ]
+        reasons = [f"not run in this pass: {', '.join(left_out)}"] if left_out else []
+        if failed:
+            reasons.append(f"no result for {', '.join(failed)} (see the errors in the table)")
+        return "; ".join(reasons) or "no result"
+
     def games(self) -> list[str]:
         seen: dict[str, None] = {}
         for r in self.results:
@@ -267,7 +287,8 @@ def goal_web(passes: Sequence[Pass]) -> list[str]:
         for game in p.games():
             web, grpc = p.find("ApplyMove", game, WEB), p.find("ApplyMove", game)
             if web is None or grpc is None or not grpc.calls_per_core:
-                out.append(f"- {p.workers}w, {game}: no result (see the errors in the table).")
+                why = p.why_missing(("ApplyMove", game, WEB), ("ApplyMove", game, ""))
+                out.append(f"- {p.workers}w, {game}: {why}.")
                 continue
             ratio = web.calls_per_core / grpc.calls_per_core
             out.append(
@@ -352,7 +373,9 @@ def goal_b(passes: Sequence[Pass]) -> list[str]:
                 if r is not None and unary is not None and unary.moves_per_core
             }
             if not ratios:
-                why = "; ".join(f"{k}: {v}" for k, v in p.unavailable.items()) or "no result"
+                why = "; ".join(f"{k}: {v}" for k, v in p.unavailable.items()) or p.why_missing(
+                    ("ApplyMoveBatch", game, ""), ("ApplyMoveStream", game, "")
+                )
                 out.append(f"- {p.workers}w, {game}: not evaluated ({why}).")
                 continue
             best_rpc = max(ratios, key=lambda k: ratios[k])
@@ -430,7 +453,12 @@ def one_call_per_move(passes: Sequence[Pass]) -> list[str]:
             one = p.find("ApplyMove", game, ONE_CALL)
             apply, listing = p.find("ApplyMove", game), p.find("ListLegalMoves", game)
             if one is None or apply is None or listing is None:
-                out.append(f"| {p.workers}w, {game} | – | no result | | | |")
+                why = p.why_missing(
+                    ("ApplyMove", game, ONE_CALL),
+                    ("ApplyMove", game, ""),
+                    ("ListLegalMoves", game, ""),
+                )
+                out.append(f"| {p.workers}w, {game} | – | {why} | | | |")
                 continue
             two_us = apply.cpu_us_per_call + listing.cpu_us_per_call
             one_us = one.cpu_us_per_call
