@@ -94,16 +94,13 @@ class Pass:
         value: cases this pass did not run (`--only` left them out), or whose
         runs all failed."""
         ran = {(r.case.rpc, r.case.game, r.case.variant) for r in self.results}
-
-        def name(rpc: str, variant: str) -> str:
-            return f"{rpc} [{variant}]" if variant else rpc
-
-        left_out = [name(rpc, v) for rpc, game, v in cases if (rpc, game, v) not in ran]
-        failed = [
-            name(rpc, v)
-            for rpc, game, v in cases
-            if (rpc, game, v) in ran and self.find(rpc, game, v) is None
-        ]
+        left_out, failed = [], []
+        for rpc, game, variant in cases:
+            name = f"{rpc} [{variant}]" if variant else rpc
+            if (rpc, game, variant) not in ran:
+                left_out.append(name)
+            elif self.find(rpc, game, variant) is None:
+                failed.append(name)
         reasons = [f"not run in this pass: {', '.join(left_out)}"] if left_out else []
         if failed:
             reasons.append(f"no result for {', '.join(failed)} (see the errors in the table)")
@@ -222,7 +219,8 @@ def goal_a(passes: Sequence[Pass]) -> list[str]:
                 if r is None and variant:
                     continue  # only Scala 40 has a crowded-table case
                 if r is None or math.isnan(base):
-                    out.append(f"- {p.workers}w, {where}: no result (see the errors in the table).")
+                    why = p.why_missing((BASELINE, "", ""), ("ApplyMove", game, variant))
+                    out.append(f"- {p.workers}w, {where}: {why}.")
                     verdicts.append(False)
                     continue
                 ratio = r.calls_per_core / base
@@ -250,7 +248,9 @@ def goal_sealed(passes: Sequence[Pass]) -> list[str]:
         for game in p.games():
             sealed, plain = p.find("ApplyMove", game, SEALED), p.find("ApplyMove", game)
             if sealed is None or math.isnan(base):
-                why = p.unavailable.get("sealed states", "no result (see the table)")
+                why = p.unavailable.get("sealed states") or p.why_missing(
+                    (BASELINE, "", ""), ("ApplyMove", game, SEALED)
+                )
                 out.append(f"- {p.workers}w, {game}: not evaluated ({why}).")
                 continue
             ratio = sealed.calls_per_core / base
