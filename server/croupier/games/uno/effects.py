@@ -103,8 +103,7 @@ def play_card(
             finish_round(table, seat, card, prior)
             return
 
-    if not for_good:
-        house_effects(table, seat, card, play)
+    house_effects(table, seat, card, play, exchanges=not for_good)
     turn_effect(table, seat, card, prior)
     if called and rules.slap and len(table.round_seats()) > 1:
         deal.slap.caller = seat  # H8: the others must put a hand on his
@@ -122,9 +121,25 @@ def refill(table: Table, seat: int, shown: bool = True) -> None:
     table.draw(seat, stage, shown=shown)
 
 
-def house_effects(table: Table, seat: int, card: int, play: pb.UnoMove.Play) -> None:
+def house_effects(
+    table: Table, seat: int, card: int, play: pb.UnoMove.Play, exchanges: bool = True
+) -> None:
     """H3 (0 and 7), H6 (5), H5 (2 or a black card): the house rules that act
-    on a played card, before the turn moves on (also on a jump-in)."""
+    on a played card, before the turn moves on (also on a jump-in). A card
+    that ends its player's round for good (H12) makes no exchange (B18,
+    C-UNO-9) but still imposes silence: H5 excepts no card."""
+    rules = table.rules
+    if exchanges:
+        exchange(table, seat, card, play)
+    if rules.silent_twos and NUMBER_OF[card] == 2:
+        table.begin_silence(seat, until_seat=True)
+    elif rules.silent_black and (card == WILD_DRAW_FOUR or KIND_OF[card] == Kind.WILD):
+        table.begin_silence(seat, until_seat=False)
+
+
+def exchange(table: Table, seat: int, card: int, play: pb.UnoMove.Play) -> None:
+    """H3 (a 0 passes every hand on, a 7 swaps two hands) and H6 (a 5 offers
+    a card exchange)."""
     deal, rules = table.deal, table.rules
     number = NUMBER_OF[card]
     if rules.seven_zero and number == 0:
@@ -151,10 +166,6 @@ def house_effects(table: Table, seat: int, card: int, play: pb.UnoMove.Play) -> 
             f"offers {table.name(play.swap_with)} a card exchange",
             target_seat=play.swap_with,
         )
-    if rules.silent_twos and number == 2:
-        table.begin_silence(seat, until_seat=True)
-    elif rules.silent_black and (card == WILD_DRAW_FOUR or KIND_OF[card] == Kind.WILD):
-        table.begin_silence(seat, until_seat=False)
 
 
 def pass_hands(table: Table, seat: int) -> None:
@@ -216,7 +227,10 @@ def finish_round(table: Table, seat: int, card: int, prior: Pending | None) -> N
         if rules.stacking and prior is not None and prior.kind in DRAW_PENDINGS:
             count += prior.count
         target = table.next_of(seat)
-        if kind == pb.UNO_PENDING_KIND_WILD_DRAW_FOUR and rules.challenge:
+        # D3: a target that lost its next turn has no turn to answer with;
+        # the effect resolves at once, as if accepted (never passed on).
+        waits = target not in deal.turn_lost
+        if kind == pb.UNO_PENDING_KIND_WILD_DRAW_FOUR and rules.challenge and waits:
             deal.challengeable = True
             table.begin_turn(target, RESPOND)
             deal.pending_kind = kind  # type: ignore[assignment]
