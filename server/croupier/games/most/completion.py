@@ -9,7 +9,8 @@ bridge_card_may_be_laid_off), no card would be left to put into the bridge
 With nothing owed the answer is exact and immediate: the turn ends iff the
 hand holds a card that may go into the bridge (§2.8), or a card a table
 joker stands for (exchanged first, §2.8's way out, K-M-3) — or, under
-go_out_without_discard, the hand is empty.
+go_out_without_discard, the hand is empty or its one stuck card can be laid
+off (after an exchange), which ends the hand (`finishable`).
 
 With the bridge card owed, a short search (at most `DEPTH` actions) tries:
 exchanges (each brings a joker to the hand); every new three-card meld that
@@ -37,6 +38,7 @@ from croupier.v1 import most_pb2 as pb
 
 Why = pb.MostRejectionReason
 DEPTH = 8  # actions the look-ahead plans ahead
+OUT_DEPTH = 2  # an exchange and a lay-off play out the last card (`finishable`)
 Step = Callable[[Position], None]
 
 
@@ -72,7 +74,7 @@ def _refusal(pos: Position) -> IllegalMove | None:
             "R-M-34",
         )
     if not pos.bridge_owed:
-        if can_finish(pos):
+        if finishable(pos):
             return None
         return IllegalMove(
             Why.MOST_REJECTION_REASON_TURN_COULD_NOT_BE_COMPLETED,
@@ -104,11 +106,53 @@ def can_finish(pos: Position) -> bool:
     return False
 
 
+def finishable(pos: Position) -> bool:
+    """Nothing owed: the turn can end — by a discard (`can_finish`), or, under
+    go_out_without_discard, by playing out the hand. A hand `can_finish`
+    refuses holds one card: the card taken from the bridge, or the card that
+    card (a joker) stands for on the table; laying it off, after exchanging
+    it for that joker, empties the hand and ends it (R-M-34 option)."""
+    if not pos.hand:
+        return pos.rules.go_out_without_discard
+    if can_finish(pos):
+        return True
+    return pos.rules.go_out_without_discard and _plays_out(pos, OUT_DEPTH)
+
+
+def _plays_out(pos: Position, depth: int) -> bool:
+    if not pos.hand:
+        return True
+    if depth == 0:
+        return False
+    for step in _out_steps(pos):
+        after = pos.copy()
+        try:
+            step(after)
+        except IllegalMove:
+            continue
+        if _plays_out(after, depth - 1):
+            return True
+    return False
+
+
+def _out_steps(pos: Position) -> Iterator[Step]:
+    """The exchanges and lay-offs of the cards left in the hand."""
+    represented = pos.represented()
+    if pos.may_exchange():
+        for natural in sorted(v for v in pos.hand if v in represented):
+            yield _exchange(natural)
+    if pos.melded:
+        jokers = sorted(v for v in pos.hand if is_joker(v))
+        for table_meld in pos.melds:
+            for spot in spots(table_meld.meld, pos.rules.melds, jokers):
+                if spot.value in pos.hand:
+                    joker_as = spot.joker_as if table_meld.meld.kind != SEQUENCE else 0
+                    yield _lay_off(table_meld.id, spot.value, spot.end, joker_as)
+
+
 def _search(pos: Position, depth: int, failed: dict[tuple, int]) -> bool:  # type: ignore[type-arg]
     if not pos.bridge_owed:
-        if not pos.hand:
-            return pos.rules.go_out_without_discard
-        return can_finish(pos)
+        return finishable(pos)
     if depth == 0 or not pos.hand:
         return False
     key = pos.key()
