@@ -128,8 +128,13 @@ def _continue_after_bust(table: Table, seat: int) -> None:
 
 
 def no_card_left(table: Table) -> None:
-    """E-C-1: no seat still in holds a card: the deal ends without a loser."""
-    end_deal(table, None, [0] * len(table.seats))
+    """E-C-1: no seat still in holds a card: the deal ends without a loser.
+    The exact-100 payment already made counts in the deal's points (E-C-6)."""
+    points = [0] * len(table.seats)
+    deal = table.deal
+    if deal.HasField("exact_hundred_seat"):
+        _exact_hundred_points(points, deal.exact_hundred_seat, table.rules.exact_hundred_chips)
+    end_deal(table, None, points)
 
 
 def end_deal(table: Table, loser: int | None, points: Sequence[int]) -> None:
