@@ -48,7 +48,9 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
             for card in hand:
                 if card in playable_on:
                     out += plays[card]
-            if not out or options.voluntary_draw:
+            # A voluntary draw (O8) needs a card to draw: one that finds
+            # nothing would be a pass (C3.4, A37).
+            if not out or (options.voluntary_draw and (deal.stock or len(discard) > 1)):
                 out.append(encoded.draw)
             return out
         # A lead (empty discard): every card, nothing to draw for. O5 off: the

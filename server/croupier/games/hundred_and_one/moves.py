@@ -74,12 +74,21 @@ def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
                 "the leader leads a card",
                 "C3.1",
             )
-        if not table.rules.voluntary_draw and any(table.playable(c) for c in table.hand(seat)):
-            raise IllegalMove(
-                Why.HUNDRED_AND_ONE_REJECTION_REASON_MUST_PLAY_LEGAL_CARD,
-                "a player holding a legal card must play it (voluntary_draw is off)",
-                "C3.1",
-            )
+        if any(table.playable(c) for c in table.hand(seat)):
+            if not table.rules.voluntary_draw:
+                raise IllegalMove(
+                    Why.HUNDRED_AND_ONE_REJECTION_REASON_MUST_PLAY_LEGAL_CARD,
+                    "a player holding a legal card must play it (voluntary_draw is off)",
+                    "C3.1",
+                )
+            if not table.deal.stock and len(table.discard) < 2:
+                # A37: a draw that finds nothing would be a pass (C3.4); the
+                # empty draw of C3.5 is only for a player who must draw.
+                raise IllegalMove(
+                    Why.HUNDRED_AND_ONE_REJECTION_REASON_MUST_PLAY_LEGAL_CARD,
+                    "nothing is left to draw: a player holding a legal card must play it",
+                    "C3.4",
+                )
         _draw_for_turn(table, seat)
     elif action == "pass":
         raise IllegalMove(

@@ -154,13 +154,14 @@ class Table:
         if not hand:
             # C6.5: a cover card does not finish, except the HD eight when
             # eight_last_must_cover is off (§1.3.3); C7(b): forbidden finishes.
-            if (
+            # A forbidden last eight keeps its effect (§1.5.3, A36): its player
+            # must still cover it, so cover_self stands.
+            last_eight = (
                 cover_self
                 and self.rules.effects_family == pb.HUNDRED_AND_ONE_EFFECTS_HD
                 and not self.rules.eight_last_must_cover
-            ):
-                cover_self = False
-            if not cover_self:
+            )
+            if not cover_self or last_eight:
                 if card not in self.rules.forbidden_finish:
                     self.finish(seat, card, effect, pending_before)
                     return
@@ -222,13 +223,22 @@ class Table:
 
     def cover_lapsed(self, seat: int) -> None:
         """C6.3: no card could be drawn for the cover. An empty hand wins only
-        a self-cover (the seat's last card was the one to cover); a seat told
-        to cover the card before it (six_cover_by NEXT) stays in the deal with
-        no cards (§1.5.3) and the turn passes."""
+        a self-cover (the seat's last card was the one to cover) on a card it
+        may finish on; a seat told to cover the card before it (six_cover_by
+        NEXT), or whose last card is a forbidden finishing card (C7, A36),
+        stays in the deal with no cards (§1.5.3) and the turn passes."""
         self.emit_rule(
             pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_LAPSED, seat, "need not cover: nothing to draw"
         )
-        if not self.hand(seat) and not self.rules.effect[self.top].cover_next:
-            score_deal(self, winner=seat, last_card=self.top)
-            return
+        top = self.top
+        if not self.hand(seat) and not self.rules.effect[top].cover_next:
+            if top not in self.rules.forbidden_finish:
+                score_deal(self, winner=seat, last_card=top)
+                return
+            self.emit_rule(
+                pb.HUNDRED_AND_ONE_EVENT_KIND_FINISH_FORBIDDEN,
+                seat,
+                f"may not finish on {card_text(top)}; play goes on",
+                cards=[top],
+            )
         self.turn_to(self.next_of(seat))
