@@ -374,6 +374,7 @@ def _accept(table: Table, seat: int, m: Action) -> None:
     count = deal.pending_count
     table.close_turn_windows()
     if table.final_pending():
+        deal.challengeable = False  # accepted: no longer challengeable (R9, C-UNO-8)
         table.draw(seat, count)
         finish_round_after_answer(table)
         return

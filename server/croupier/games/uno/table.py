@@ -239,10 +239,12 @@ class Table:
         self.resolve(target, count)
 
     def resolve(self, target: int, count: int) -> None:
-        """ACCEPT, or an effect without answer: draw the count and be skipped."""
+        """ACCEPT, or an effect without answer: draw the count and be skipped.
+        The Wild Draw Four can no longer be challenged, so a restock during
+        the draw keeps only the top card (R9, C-UNO-8)."""
+        self.deal.challengeable = False
         if count:
             self.draw(target, count, penalty=True)
-        self.deal.challengeable = False
         self.skip(target)
 
     # -- windows and overlays ----------------------------------------------------
