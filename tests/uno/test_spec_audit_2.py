@@ -378,3 +378,42 @@ def test_h13_h12_a_hand_emptied_at_stage_one_finishes_and_play_goes_on(table):
     assert list(s.uno.finished) == [0] and list(s.uno.stages) == [1, 7, 7, 7]
     assert table.size(s, 0) == 0 and table.turn(s) == (1, "PLAY")
     assert table.match_phase(s) == "DEAL_IN_PROGRESS"
+
+
+# -- D16: a bounce with the last card -------------------------------------------------------
+
+
+def test_d16_a_bounce_with_the_last_card_sends_the_draw_to_the_seat_before(table):
+    hands = {0: "R+2 Y5", 1: "RRev", 2: "Y2", 3: "B0"}
+    s = table.build(top="R4", hands=hands, stock="G8 G9 …", options={"reverse_bounce": True})
+    s = table.ok(s, table.play(0, "R+2"), table.play(1, "RRev"))
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.hand(s, 0) == table.bag("Y5 G8 G9")
+    # P1 collects P0's hand with the two cards drawn, P2's and P3's.
+    assert table.deal_points(s) == [0, 5 + 8 + 9 + 2 + 0, 0, 0]
+
+
+def test_d16_a_bounced_wild_draw_four_is_drawn_at_once_by_its_player(table):
+    hands = {0: "W+4 Y5", 1: "GRev", 2: "Y2", 3: "B0"}
+    s = table.build(top="R4", hands=hands, stock="G1 G2 G3 G6 …", options={"reverse_bounce": True})
+    s = table.ok(s, table.play(0, "W+4", "G"), table.play(1, "GRev"))
+    assert table.match_phase(s) == "DEAL_OVER"  # no challenge of one's own card
+    assert table.hand(s, 0) == table.bag("Y5 G1 G2 G3 G6")
+
+
+def test_d16_under_u13_off_a_bounce_with_the_last_card_draws_nothing(table):
+    hands = {0: "R+2 Y5", 1: "RRev", 2: "Y2", 3: "B0"}
+    opts = {"reverse_bounce": True, "final_draw_resolution": False}
+    s = table.build(top="R4", hands=hands, stock="G8 G9 …", options=opts)
+    s = table.ok(s, table.play(0, "R+2"), table.play(1, "RRev"))
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.hand(s, 0) == table.bag("Y5")
+
+
+def test_d16_a_bounced_stack_keeps_its_whole_count(table):
+    hands = {0: "R+2 Y5", 1: "B+2 Y1", 2: "BRev", 3: "B0"}
+    opts = {"reverse_bounce": True, "stacking": True}
+    s = table.build(top="R4", hands=hands, stock="G1 G2 G3 G6 …", options=opts)
+    s = table.ok(s, table.play(0, "R+2"), table.play(1, "B+2"), table.play(2, "BRev"))
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.hand(s, 1) == table.bag("Y1 G1 G2 G3 G6")

@@ -216,11 +216,26 @@ def turn_effect(table: Table, seat: int, card: int, prior: Pending | None) -> No
 def finish_round(table: Table, seat: int, card: int, prior: Pending | None) -> None:
     """R10: the round ends with this card. A final draw card still makes its
     target draw (U13, B32: the whole accumulated count); a final Wild Draw
-    Four waits for its target's answer when challenges are on (B11)."""
+    Four waits for its target's answer when challenges are on (B11). A final
+    Reverse that bounces a draw (H11, or jumped in on one, B17) sends it on
+    to the seat before, which draws it (D16)."""
     deal, rules = table.deal, table.rules
     deal.silence = False
     deal.ClearField("silence_seat")
     deal.ClearField("uno_offender")
+    if KIND_OF[card] == Kind.REVERSE and prior is not None and prior.count:
+        if rules.final_draw:
+            deal.reversed = not deal.reversed  # the bounce's direction, as turn_effect sets it
+            target = table.next_of(seat)
+            table.emit_rule(
+                pb.UNO_EVENT_KIND_BOUNCED,
+                seat,
+                f"sends the effect on to {table.name(target)}",
+                target_seat=target,
+            )
+            table.draw(target, prior.count)
+        end_round(table, winner=seat)
+        return
     effect = PENDING_OF.get(KIND_OF[card])
     if rules.final_draw and effect is not None and effect[1]:
         kind, count = effect
