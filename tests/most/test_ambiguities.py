@@ -63,7 +63,7 @@ def test_k_m_2_a_free_newest_card_still_does_not_go_back_into_the_bridge(table):
     assert "DISCARD 8H" not in table.legal(s)
 
 
-def test_k_m_2_a_newest_card_alone_with_nothing_else_to_discard_is_refused(table):
+def test_k_m_2_c_m_5_a_newest_card_alone_with_nothing_else_to_discard_is_refused(table):
     # Free or not, taking the 8♥ would leave nothing that may go into the bridge.
     s = table.build(
         hands={0: "9♣"},
@@ -71,6 +71,21 @@ def test_k_m_2_a_newest_card_alone_with_nothing_else_to_discard_is_refused(table
         bridge="8♥",
         phase="DRAW",
         options={"top_bridge_card_free": True, "exchange_requires_meld": True},
+    )
+    # C-M-5: the seat has not melded, so it may not count on K-M-3's exchange
+    # after a take; C-M-1 refuses the take, and a draw keeps the way out.
+    assert table.legal(s) == ["DRAW"]
+    assert table.reason(s, table.take(0, "8♥")) == "TURN_COULD_NOT_BE_COMPLETED"
+    table.ok(s, table.draw(0))
+
+
+def test_k_m_3_without_exchange_requires_meld_the_take_stays_legal(table):
+    s = table.build(
+        hands={0: "9♣"},
+        melds=["[8♣ JK→9♣ 10♣]"],
+        bridge="8♥",
+        phase="DRAW",
+        options={"top_bridge_card_free": True},
     )
     assert table.legal(s) == ["DRAW", "TAKE 8H"]  # K-M-3: the 9♣ may be exchanged first
     s = table.ok(s, table.take(0, "8♥"))

@@ -94,14 +94,19 @@ def _refusal(pos: Position) -> IllegalMove | None:
 def can_finish(pos: Position) -> bool:
     """Nothing owed, the hand not empty: a card may go into the bridge now, or
     after exchanging it for the joker that stands for it (K-M-3) — unless
-    that joker is the card taken from the bridge this turn (K-M-2)."""
+    that joker is the card taken from the bridge this turn (K-M-2). Under
+    exchange_requires_meld a seat that has not melded does not count on that
+    exchange after taking from the bridge: C-M-1 refuses the take instead
+    (C-M-5); after a draw from the stock, which nobody can foresee, K-M-3's
+    way out stays open."""
     jokers = pos.joker_for()
+    may_exchange = not (pos.rules.exchange_requires_meld and not pos.melded and pos.bridge_card)
     for value in pos.hand:
         joker = jokers.get(value)
         if joker is None:
             if value != pos.bridge_card:
                 return True
-        elif joker != pos.bridge_card:
+        elif may_exchange and joker != pos.bridge_card:
             return True
     return False
 
