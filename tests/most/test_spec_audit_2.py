@@ -545,3 +545,25 @@ def test_legal_moves_are_exactly_the_accepted_ones_in_crowded_positions(table, o
     listed = table.legal(s)
     assert len(listed) > 3
     assert _accepted(s) == set(listed)
+
+
+def test_c_m_2_an_exchange_since_the_last_reshuffle_allows_another(table):
+    # Three cards on the table at the last reshuffle, one of them a joker; P exchanges
+    # the 6♥ for it (a natural reaches the table, the count stays 3), the stock is
+    # empty: the next seat's draw turns the bridge into the stock again.
+    s = table.build(
+        3, hands={0: "6♥ K♣ 4♣"}, melds=[(0, "[5♥ JK→6♥ 7♥]")], bridge="4♦", stock="", spare=2,
+        reshuffled_at=3, options=RESHUFFLE,
+    )  # fmt: skip
+    s = table.ok(s, table.exchange(0, "6♥"))
+    assert s.most.exchanged_since_reshuffle
+    s = table.ok(s, table.discard(s, 0, "K♣"))
+    s = table.ok(s, table.draw(1))
+    assert table.kinds() == ["STOCK_RESTOCKED", "CARDS_DRAWN"]
+    assert not s.most.exchanged_since_reshuffle and s.most.table_cards_at_reshuffle == 3
+    # Nothing more reaches the table: the next empty stock ends the hand.
+    s = table.ok(s, table.discard(s, 1, table.text(s.most.hands[1].cards[0])))
+    s = table.ok(s, table.draw(2))
+    s = table.ok(s, table.discard(s, 2, table.text(s.most.hands[2].cards[0])))
+    s = table.ok(s, table.draw(0))
+    assert table.rule_events() == ["STOCK_EXHAUSTED"]

@@ -177,3 +177,13 @@ def test_an_empty_meld_beside_a_valid_one_is_refused_after_the_valid_table_was_s
         "state.most.melds[2].cards",
         "not a valid meld: []: a meld has 3 or more cards",
     )
+
+
+def test_an_exchange_since_the_reshuffle_needs_a_meld_on_the_table(table) -> None:
+    state = table.build(hands={0: "9♣ 9♥ 4♦", 1: "K♠ K♦"}, bridge="5♦")
+    api.check_state(state)
+    state.most.exchanged_since_reshuffle = True
+    assert refused(state) == (
+        "state.most.exchanged_since_reshuffle",
+        "no meld on the table to exchange a joker in",
+    )

@@ -741,8 +741,13 @@ type MostState struct {
 	// The id the next meld laid will get.
 	NextMeldId uint32 `protobuf:"varint,8,opt,name=next_meld_id,json=nextMeldId,proto3" json:"next_meld_id,omitempty"`
 	// Cards on the table when the bridge last became the stock (0 before the
-	// first reshuffle): C-M-2 reshuffles again only once more lie there.
+	// first reshuffle): C-M-2 reshuffles again only once more lie there, or
+	// once a card was exchanged for a table joker (`exchanged_since_reshuffle`).
 	TableCardsAtReshuffle uint32 `protobuf:"varint,9,opt,name=table_cards_at_reshuffle,json=tableCardsAtReshuffle,proto3" json:"table_cards_at_reshuffle,omitempty"`
+	// A natural card has reached the table by an exchange (R-M-32) since the
+	// bridge last became the stock (or since the deal): C-M-2 counts it as a
+	// card that reached the table, though the table's count is unchanged.
+	ExchangedSinceReshuffle bool `protobuf:"varint,13,opt,name=exchanged_since_reshuffle,json=exchangedSinceReshuffle,proto3" json:"exchanged_since_reshuffle,omitempty"`
 	// The turn of GameState.current_seat (cleared when the turn ends).
 	// The card drawn from the stock this turn (DefaultMove puts it into the bridge).
 	DrawnCard FrenchCard `protobuf:"varint,10,opt,name=drawn_card,json=drawnCard,proto3,enum=croupier.v1.FrenchCard" json:"drawn_card,omitempty"`
@@ -847,6 +852,13 @@ func (x *MostState) GetTableCardsAtReshuffle() uint32 {
 		return x.TableCardsAtReshuffle
 	}
 	return 0
+}
+
+func (x *MostState) GetExchangedSinceReshuffle() bool {
+	if x != nil {
+		return x.ExchangedSinceReshuffle
+	}
+	return false
 }
 
 func (x *MostState) GetDrawnCard() FrenchCard {
@@ -1107,10 +1119,11 @@ type MostView struct {
 	BridgeCard     FrenchCard `protobuf:"varint,10,opt,name=bridge_card,json=bridgeCard,proto3,enum=croupier.v1.FrenchCard" json:"bridge_card,omitempty"`
 	BridgeCardOwed bool       `protobuf:"varint,11,opt,name=bridge_card_owed,json=bridgeCardOwed,proto3" json:"bridge_card_owed,omitempty"`
 	// Per seat: the points its table cards are worth now (R-M-41, jokers 0).
-	TablePoints           []int64 `protobuf:"zigzag64,12,rep,packed,name=table_points,json=tablePoints,proto3" json:"table_points,omitempty"`
-	TableCardsAtReshuffle uint32  `protobuf:"varint,13,opt,name=table_cards_at_reshuffle,json=tableCardsAtReshuffle,proto3" json:"table_cards_at_reshuffle,omitempty"`
-	unknownFields         protoimpl.UnknownFields
-	sizeCache             protoimpl.SizeCache
+	TablePoints             []int64 `protobuf:"zigzag64,12,rep,packed,name=table_points,json=tablePoints,proto3" json:"table_points,omitempty"`
+	TableCardsAtReshuffle   uint32  `protobuf:"varint,13,opt,name=table_cards_at_reshuffle,json=tableCardsAtReshuffle,proto3" json:"table_cards_at_reshuffle,omitempty"`
+	ExchangedSinceReshuffle bool    `protobuf:"varint,14,opt,name=exchanged_since_reshuffle,json=exchangedSinceReshuffle,proto3" json:"exchanged_since_reshuffle,omitempty"`
+	unknownFields           protoimpl.UnknownFields
+	sizeCache               protoimpl.SizeCache
 }
 
 func (x *MostView) Reset() {
@@ -1232,6 +1245,13 @@ func (x *MostView) GetTableCardsAtReshuffle() uint32 {
 		return x.TableCardsAtReshuffle
 	}
 	return 0
+}
+
+func (x *MostView) GetExchangedSinceReshuffle() bool {
+	if x != nil {
+		return x.ExchangedSinceReshuffle
+	}
+	return false
 }
 
 // Take the top card of the stock (R-M-20); on an empty stock, the rule of
@@ -1560,7 +1580,7 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\x05cards\x18\x03 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05cards\x122\n" +
 	"\bjoker_as\x18\x04 \x03(\x0e2\x17.croupier.v1.FrenchCardR\ajokerAs\x12\x1f\n" +
 	"\vcredited_to\x18\x05 \x03(\rR\n" +
-	"creditedTo\"\x9a\x04\n" +
+	"creditedTo\"\xd6\x04\n" +
 	"\tMostState\x12+\n" +
 	"\x05hands\x18\x01 \x03(\v2\x15.croupier.v1.MostHandR\x05hands\x12-\n" +
 	"\x05stock\x18\x02 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05stock\x12/\n" +
@@ -1571,7 +1591,8 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\x06dealer\x18\a \x01(\rR\x06dealer\x12 \n" +
 	"\fnext_meld_id\x18\b \x01(\rR\n" +
 	"nextMeldId\x127\n" +
-	"\x18table_cards_at_reshuffle\x18\t \x01(\rR\x15tableCardsAtReshuffle\x126\n" +
+	"\x18table_cards_at_reshuffle\x18\t \x01(\rR\x15tableCardsAtReshuffle\x12:\n" +
+	"\x19exchanged_since_reshuffle\x18\r \x01(\bR\x17exchangedSinceReshuffle\x126\n" +
 	"\n" +
 	"drawn_card\x18\n" +
 	" \x01(\x0e2\x17.croupier.v1.FrenchCardR\tdrawnCard\x128\n" +
@@ -1607,7 +1628,7 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\tMostEvent\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.croupier.v1.MostEventKindR\x04kind\x12\x17\n" +
 	"\ameld_id\x18\x02 \x01(\rR\x06meldId\x12\x14\n" +
-	"\x05owner\x18\x03 \x01(\rR\x05owner\"\xa9\x04\n" +
+	"\x05owner\x18\x03 \x01(\rR\x05owner\"\xe5\x04\n" +
 	"\bMostView\x12+\n" +
 	"\x04hand\x18\x01 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x04hand\x12\x1d\n" +
 	"\n" +
@@ -1626,7 +1647,8 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"bridgeCard\x12(\n" +
 	"\x10bridge_card_owed\x18\v \x01(\bR\x0ebridgeCardOwed\x12!\n" +
 	"\ftable_points\x18\f \x03(\x12R\vtablePoints\x127\n" +
-	"\x18table_cards_at_reshuffle\x18\r \x01(\rR\x15tableCardsAtReshuffle*\x88\x01\n" +
+	"\x18table_cards_at_reshuffle\x18\r \x01(\rR\x15tableCardsAtReshuffle\x12:\n" +
+	"\x19exchanged_since_reshuffle\x18\x0e \x01(\bR\x17exchangedSinceReshuffle*\x88\x01\n" +
 	"\x12MostStockExhausted\x12$\n" +
 	" MOST_STOCK_EXHAUSTED_UNSPECIFIED\x10\x00\x12!\n" +
 	"\x1dMOST_STOCK_EXHAUSTED_END_HAND\x10\x01\x12)\n" +

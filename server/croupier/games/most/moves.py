@@ -62,7 +62,8 @@ def draw_stock(table: Table, seat: int) -> None:
     deal = table.deal
     if not deal.stock:
         cards = table.table_cards()
-        if not (table.rules.reshuffle and deal.bridge and cards > deal.table_cards_at_reshuffle):
+        reached = cards > deal.table_cards_at_reshuffle or deal.exchanged_since_reshuffle
+        if not (table.rules.reshuffle and deal.bridge and reached):
             table.emit_rule(
                 pb.MOST_EVENT_KIND_STOCK_EXHAUSTED,
                 seat,
@@ -75,6 +76,7 @@ def draw_stock(table: Table, seat: int) -> None:
         rng.shuffle(table.state, bridge)
         deal.stock.extend(bridge)  # type: ignore[arg-type]
         deal.table_cards_at_reshuffle = cards
+        deal.exchanged_since_reshuffle = False
         table.emit(
             game_pb2.EVENT_KIND_STOCK_RESTOCKED,
             seat,
@@ -158,6 +160,8 @@ def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
     if problem is not None:
         raise problem
     pos.write(table.state)
+    if action == "exchange_joker":
+        table.deal.exchanged_since_reshuffle = True  # a natural reached the table (C-M-2)
     _announce(table, pos)
     if not pos.hand:
         _go_out(table, seat)  # go_out_without_discard

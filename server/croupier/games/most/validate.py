@@ -49,6 +49,10 @@ def validate(state: game_pb2.GameState) -> None:
         raise InvalidInput(
             f"{P}.table_cards_at_reshuffle", "more than the cards on the table (C-M-2)"
         )
+    if deal.exchanged_since_reshuffle and not melds:
+        raise InvalidInput(
+            f"{P}.exchanged_since_reshuffle", "no meld on the table to exchange a joker in"
+        )
     _check_turn(state)
 
 

@@ -31,6 +31,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     v.bridge_card_owed = deal.bridge_card_owed
     v.table_points.extend(table_points(deal, len(state.seats)))
     v.table_cards_at_reshuffle = deal.table_cards_at_reshuffle
+    v.exchanged_since_reshuffle = deal.exchanged_since_reshuffle
 
 
 def view_text(view: game_pb2.View) -> str:
