@@ -14,20 +14,17 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance import option_space
 from conformance.suite import Case, play_checked
+from croupier.engine.options import BOOL
 from croupier.v1 import game_pb2
 
-BOOLS = (
-    "bridge_card_may_be_laid_off", "top_bridge_card_free", "exchange_requires_meld",
-    "go_out_without_discard",
-)  # fmt: skip
-CHOICES = {
-    "stock_exhausted": ("END_HAND", "RESHUFFLE_BRIDGE"),
-    "exchanged_card_credit": ("EXCHANGER", "MELD_OWNER"),
-    "min_naturals_per_meld": (0, 1),
-    "target_score": (100, 300, 500),
-    "max_deals": (1, 3, 6),
-}
+GAME = "most"
+# Every option of the catalogue over its whole domain, but for the target and
+# the deal limit, kept low so that whole matches end (conformance/option_space.py).
+OPTIONS = option_space.strategies(GAME)
+BOOLS = tuple(name for name in OPTIONS if option_space.catalogue(GAME).by_name[name].type == BOOL)
+CHOICES = tuple(name for name in OPTIONS if name not in BOOLS)
 MOVES = 60
 
 
@@ -36,9 +33,9 @@ def tables(draw):
     """A preset, a seat count, and options over it."""
     preset = draw(st.sampled_from(["seed", "rum500"]))
     seats = draw(st.integers(2, 8))
-    options: dict[str, object] = {name: draw(st.booleans()) for name in BOOLS}
+    options: dict[str, object] = {name: draw(OPTIONS[name]) for name in BOOLS}
     for name in draw(st.lists(st.sampled_from(sorted(CHOICES)), max_size=5, unique=True)):
-        options[name] = draw(st.sampled_from(CHOICES[name]))
+        options[name] = draw(OPTIONS[name])
     return Case("most", preset, seats, tuple(sorted(options.items())))
 
 

@@ -13,6 +13,7 @@ import contextlib
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from conformance import option_space
 from conformance.suite import Case, play_checked
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
@@ -21,37 +22,23 @@ from croupier.inprocess import InProcess
 from croupier.v1 import options_pb2, service_pb2
 from croupier_client.playout import MatchTooLong, Step, play, uniform
 
-# Each game's presets with their seats, and the option values worth mixing
-# into any of them (NewGame refuses the conflicting mixes, which are discarded).
+# Each game's presets with their seats, and the option values mixed into any
+# of them: every option of its catalogue over its whole domain, but for the
+# ranges kept small so that whole matches stay short (conformance/
+# option_space.py, NARROWED, gives each reason). NewGame refuses the
+# conflicting mixes, which are discarded.
 TABLES = {
     "sto": {
         "presets": {"seed": (3, 10), "hundert": (3, 10)},
-        "overrides": {
-            "card_values": st.sampled_from(["SEED", "SKAT_HUNDERT"]),
-            "leftovers": st.sampled_from(["ASIDE", "FACE_UP_START_TOTAL"]),
-            "deals_per_match": st.integers(1, 4),
-            "settlement": st.sampled_from(["PENALTY_POINTS", "HUNDERT_CHIPS", "FEDER_CHIPS"]),
-        },
+        "overrides": option_space.strategies("sto"),
     },
     "one_hundred": {
         "presets": {"seed": (3, 5), "gamerules": (3, 10)},
-        "overrides": {
-            "hand_size": st.sampled_from([3, 4]),
-            "lives": st.integers(1, 3),
-            "after_bust": st.sampled_from(["REDEAL", "CONTINUE"]),
-            "floor_zero": st.booleans(),
-            "other_queens": st.sampled_from([0, 10]),
-        },
+        "overrides": option_space.strategies("one_hundred"),
     },
     "chips_101": {
         "presets": {"seed": (2, 7), "pagat": (2, 7)},
-        "overrides": {
-            "limit": st.sampled_from([100, 101]),
-            "card_table": st.sampled_from(["NINETY_NINE_101", "ONE_HUNDRED"]),
-            "ten_effect": st.sampled_from(["MINUS_10", "PLUS_OR_MINUS_10"]),
-            "chips": st.integers(1, 3),
-            "floor_zero": st.booleans(),
-        },
+        "overrides": option_space.strategies("chips_101"),
     },
 }
 DISCARDS_CONFLICTS = settings(

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from conformance import option_space
 from conformance.suite import Case, play_checked
 from croupier.engine import api, cards
 from croupier.engine.errors import InvalidInput
@@ -33,41 +34,11 @@ MOVES_PER_TABLE = 100
 DISCARDS_CONFLICTS = settings(
     suppress_health_check=[HealthCheck.filter_too_much, HealthCheck.too_slow]
 )
-# Option values worth mixing into any preset; NewGame rejects the conflicting
-# combinations, and those examples are discarded.
-OVERRIDES = {
-    "draw_rule": st.sampled_from(["ONE", "UNTIL_PLAYABLE"]),
-    "voluntary_draw": st.booleans(),
-    "must_play_drawn": st.booleans(),
-    "restock_shuffle": st.booleans(),
-    "transfer_6_7": st.booleans(),
-    "transfer_accumulates": st.booleans(),
-    "ordinary_specials": st.booleans(),
-    "eight_draw_mode": st.sampled_from(["UNTIL", "THREE"]),
-    "eight_last_must_cover": st.booleans(),
-    "kspades_draw": st.sampled_from([4, 5]),
-    "kspades_in_hand_40": st.booleans(),
-    "queen_finish_bonus": st.booleans(),
-    "lone_queen_penalty": st.booleans(),
-    "reset_100_to_50": st.booleans(),
-    "exact_101_reset": st.booleans(),
-    "bust_rule": st.sampled_from(["ELIMINATE_CONTINUE", "FIRST_BUST_ENDS"]),
-    "negative_limit": st.sampled_from(
-        ["NONE", "RESET_AT_OR_BELOW", "RESET_EXACT", "ELIMINATE_BELOW"]
-    ),
-    "forbidden_finish": st.lists(
-        st.sampled_from(["ACE", "SEVEN", "KING_OF_SPADES", "NINE", "TEN"]), unique=True
-    ).map(tuple),
-    "no_finish_on_nine": st.booleans(),
-    "resolve_final_penalty": st.booleans(),
-    "six_cover_by": st.sampled_from(["SELF", "NEXT"]),
-    "nine_cover_allows_queen": st.booleans(),
-    "opening": st.sampled_from(["LEAD_ANY", "DEALER_UPCARD"]),
-    "first_move_any": st.booleans(),
-    "upcard_effects": st.booleans(),
-    "hand_size": st.integers(2, 7),
-    "seven_spades_draw": st.integers(1, 5),
-}
+# Option values worth mixing into any preset: every option of the catalogue
+# over its whole domain (conformance/option_space.py, with its reasons for
+# leaving any out); NewGame rejects the conflicting combinations, and those
+# examples are discarded.
+OVERRIDES = option_space.strategies(GAME)
 
 
 @st.composite

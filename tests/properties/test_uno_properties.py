@@ -2,11 +2,12 @@
 (tests/conformance) on every step of random playouts.
 
 The registry's conformance cases play UNO's two presets as published; here
-the same `play_checked` runs with random options (each core choice, each
-house rule on or off), and with every house rule on together in the two sets
-§2.12 allows, for a bounded number of moves per table (UNO's random rounds
-run to hundreds of moves), plus one short match to its winner with every
-move checked. That out-of-turn moves actually happen in random playouts is
+the same `play_checked` runs with random options (every option of the
+catalogue over its whole domain: conformance/option_space.py), and with
+every house rule on together in the two sets §2.12 allows, for a bounded
+number of moves per table (UNO's random rounds run to hundreds of moves),
+plus one short match to its winner with every move checked. That
+out-of-turn moves actually happen in random playouts is
 tests/uno/test_out_of_turn_playouts.py.
 
 A seat in an H1 jump-in window that holds no identical card acts and has no
@@ -21,55 +22,30 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from conformance import option_space
 from conformance.suite import Case, play_checked
+from croupier.games.uno.options import FOLLOWERS
 
 CHECKED_MOVES = 25  # moves per table checked in full (each step probes every seat)
 EXAMPLES = max(2, settings().max_examples // 4)
 
-HOUSE_RULES = (
-    "jump_in", "jump_in_own_card", "seven_zero", "stacking", "stack_mixed", "swap_on_five",
-    "uno_in_centre", "colour_rotation", "plus_ten", "reverse_bounce", "play_to_last",
-    "seven_rounds", "zero_worth_50", "politeness_ready", "misplay_penalty",
-)  # fmt: skip
-CORE = {
-    "first_card_policy": ("NUMBER_ONLY", "MATTEL"),
-    "wild_first_card": ("FIRST_PLAYER_CHOOSES", "RETURN"),
-    "reverse_first_card": ("DEALER_FIRST", "RIGHT_OF_DEALER"),
-    "draw2_response": ("NONE", "DEFLECT_ANY_COLOUR"),
-    "wd4_response": ("NONE", "DEFLECT_DRAW_TWO_NAMED_COLOUR"),
-    "challenge_outcome": ("SEED", "MATTEL"),
-    "wd4_enforcement": ("CHALLENGE_ONLY", "STRICT"),
-    "play_drawn": ("MAY", "MUST", "NEVER"),
-    "uno_call_timing": ("DURING_PLAY", "UNTIL_CAUGHT"),
-    "silent_trigger": ("OFF", "TWOS", "BLACK"),
-    "dealer_selection": ("HIGHEST_CARD", "RANDOM"),
-}
+# Every option of the catalogue over its whole domain (conformance/
+# option_space.py; the match is cut short, so no range needs narrowing).
+OPTIONS = option_space.strategies("uno")
 
 
 @st.composite
 def option_sets(draw: Any) -> dict[str, Any]:
-    """Random options: each core choice, each house rule on or off (the
-    options that follow a house rule left unset, so that none conflicts)."""
-    options: dict[str, Any] = {name: draw(st.sampled_from(values)) for name, values in CORE.items()}
-    for name in ("voluntary_draw", "two_player_reverse_is_skip", "final_draw_resolution"):
-        options[name] = draw(st.booleans())
-    for name in HOUSE_RULES:
-        options[name] = draw(st.booleans())
+    """Random options: every option drawn, except that an option which
+    follows a house rule that is on (C-UNO-6, FOLLOWERS) is left unset so
+    that it follows, and H15 is off when H12 is on (§2.12), so that none
+    conflicts."""
+    options: dict[str, Any] = {name: draw(strategy) for name, strategy in OPTIONS.items()}
     if options["play_to_last"]:
         options["h2o_finish_bonus"] = False
-    else:
-        options["h2o_finish_bonus"] = draw(st.booleans())
-    if not options["h2o_finish_bonus"] and not options["play_to_last"]:
-        options["scoring_method"] = draw(
-            st.sampled_from(("WINNER_COLLECTS", "PENALTY_LIMIT", "LAZY"))
-        )
-    if options["wd4_enforcement"] == "CHALLENGE_ONLY":
-        options["challenge_enabled"] = draw(st.booleans())
-    for name in ("jump_in", "stacking"):  # H2 and stack_mixed follow them when on
-        if options[f"{'jump_in_own_card' if name == 'jump_in' else 'stack_mixed'}"]:
-            del options[name]
-    if options["plus_ten"]:
-        options.pop("blank_cards_in_deck", None)
+    for leader, value, follower, _ in FOLLOWERS:
+        if options.get(leader) == value:
+            options.pop(follower, None)
     return options
 
 

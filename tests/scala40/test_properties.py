@@ -14,47 +14,48 @@ from __future__ import annotations
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from conformance import option_space
 from conformance.suite import Case, play_checked
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
+from croupier.engine.options import BOOL
 from croupier.v1 import game_pb2, service_pb2
 
 from .conftest import settings as option_settings
 
-BOOLS = (
-    "reentry", "court_values_11_14", "discard_pickup_for_opening", "discard_pickup_keep",
-    "close_in_hand_doubles", "close_on_first_turn", "unopened_flat_penalty_100",
-    "forbid_playable_discard_unopened", "forbid_playable_discard_closing",
-    "first_player_may_take_upcard", "close_without_discard", "quads_to_discard_pile",
-    "sequence_split_max5", "joker_swap_for_opening", "declare_ambiguous_joker",
-    "retrieved_joker_must_be_used", "upcard_joker_redraw", "close_in_hand_requires_40",
-    "set_joker_positional_convention",
-)  # fmt: skip
-CHOICES = {
-    "forbid_playable_discard_opened": ("ALWAYS", "NEVER", "IF_MORE_THAN_2_PLAYERS"),
-    "max_jokers_per_meld": ("ONE", "UNLIMITED"),
-    "joker_discard": ("CLOSING_ONLY", "NOT_WHEN_UNOPENED", "NEVER", "ANY"),
-    "max_sequence_length": (13, 14),
-    "elimination_threshold": (101, 151, 201),
-}
+# Every option of the catalogue over its whole domain (conformance/option_space.py).
+GAME = "scala40"
+OPTIONS = option_space.strategies(GAME)
+# Drawn by the table's structure below, not among the free choices: teams
+# only where they may fit the seats, the match mode with the options that
+# only apply to one mode (§1.16, C-S40-5).
+MODE_ONLY = {"elimination_threshold": "ELIMINATION", "reentry": "ELIMINATION",
+             "no_elimination_target": "NO_ELIMINATION"}  # fmt: skip
+STRUCTURED = {"teams", "match_mode", "no_elimination_target"}
+BOOLS = tuple(name for name in OPTIONS if option_space.catalogue(GAME).by_name[name].type == BOOL)
+CHOICES = tuple(name for name in OPTIONS if name not in {*BOOLS, *STRUCTURED})
 MOVES = 100
 
 
 @st.composite
 def tables(draw):
-    """A preset, a seat count, and some options over it (teams when they fit)."""
+    """A preset, a seat count, and some options over it (teams when they may
+    fit; NewGame refuses the mixes that conflict, which are discarded)."""
     preset = draw(st.sampled_from(["fisc", "slovenian", "pagat"]))
     seats = draw(st.integers(2, 6))
     names = draw(st.lists(st.sampled_from(BOOLS), max_size=7, unique=True))
-    options: dict[str, object] = {name: draw(st.booleans()) for name in names}
-    for name in draw(st.lists(st.sampled_from(sorted(CHOICES)), max_size=3, unique=True)):
-        options[name] = draw(st.sampled_from(CHOICES[name]))
+    options: dict[str, object] = {name: draw(OPTIONS[name]) for name in names}
+    for name in draw(st.lists(st.sampled_from(CHOICES), max_size=3, unique=True)):
+        options[name] = draw(OPTIONS[name])
     if seats in (4, 6) and draw(st.booleans()):
-        options["teams"] = "PAIRS" if seats == 4 else "TRIPLES"
+        options["teams"] = draw(OPTIONS["teams"])
     if draw(st.integers(0, 4)) == 0:
-        options.pop("elimination_threshold", None)
-        options.pop("reentry", None)
-        options["match_mode"] = draw(st.sampled_from(["SINGLE_DEAL", "NO_ELIMINATION"]))
+        mode = options["match_mode"] = draw(OPTIONS["match_mode"])
+        for name, only_in in MODE_ONLY.items():
+            if only_in != mode:
+                options.pop(name, None)
+            elif name not in options:
+                options[name] = draw(OPTIONS[name])
     request = service_pb2.NewGameRequest(
         game="scala40", preset=preset, seat_count=seats, seed=1,
         options=option_settings(options),  # type: ignore[arg-type]
