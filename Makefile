@@ -158,11 +158,13 @@ LOADTEST_ARGS ?=
 loadtest: $(STAMP) $(DEV)
 	$(BIN)/python deploy/loadtest/run.py $(LOADTEST_ARGS)
 
-# The conformance suite and the property tests with the large, random
-# Hypothesis profile (tests/conftest.py) instead of CI's small fixed one.
+# The conformance suite and every property test (tests/properties and the
+# games' own test_properties.py) with the large, random Hypothesis profile
+# (tests/conftest.py) instead of CI's small fixed one.
 .PHONY: fuzz-rules
 fuzz-rules: $(STAMP) $(DEV)
-	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n 2 tests/conformance tests/properties
+	HYPOTHESIS_PROFILE=fuzz $(BIN)/python -m pytest -n 2 tests/conformance tests/properties \
+		$(wildcard tests/*/test_properties.py)
 
 # Structure-aware fuzzing of every RPC and every registered game: mutated real
 # states in-process over engine.api, then mutated states and bytes through a

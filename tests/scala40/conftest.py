@@ -51,6 +51,19 @@ ENDS = {"low": s40.SCALA40_END_LOW, "high": s40.SCALA40_END_HIGH}
 Option = bool | int | str
 
 
+def all_but_eight_cards_melded() -> list[str]:
+    """The 100 natural cards but K♠ A♦ K♥ K♣ on the table, in eight
+    sequences: with those four and the jokers in hands and stock, the stock
+    and the pile run out together."""
+    melds = []
+    for suit in "♠♦♥♣":
+        ranks = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
+        melds.append("[" + " ".join(r + suit for r in ranks) + "]")
+        short = ranks[1:] if suit == "♦" else ranks[:-1]
+        melds.append("[" + " ".join(r + suit for r in short) + "]")
+    return melds
+
+
 def reason_name(rejection: game_pb2.Rejection) -> str:
     """The short name of a rejection's reason: "OPENING_BELOW_40", "NOT_YOUR_TURN"."""
     return short_reason(rejection, "SCALA40_REJECTION_REASON_")

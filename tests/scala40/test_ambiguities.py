@@ -12,6 +12,8 @@ from croupier.games.scala40.rules import rules_for
 from croupier.games.scala40.scoring import hand_penalty
 from croupier.v1 import service_pb2
 
+from .conftest import all_but_eight_cards_melded
+
 MINE = (0, "[2♠ 3♠ 4♠]")
 WHOLE_HEARTS = "A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
 
@@ -89,15 +91,9 @@ def test_a_s40_09_a_joker_is_discarded_only_to_close(table):
 def test_a_s40_10_nothing_left_to_draw_voids_the_deal(table):
     # Every card but four is on the table: the stock's last card is drawn
     # while the discard pile is empty, so after the discard nothing is left.
-    melds = []
-    for suit in "♠♦♥♣":
-        ranks = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
-        melds.append("[" + " ".join(r + suit for r in ranks) + "]")
-        short = ranks[1:] if suit == "♦" else ranks[:-1]
-        melds.append("[" + " ".join(r + suit for r in short) + "]")
     s = table.build(
         hands={0: "K♠ A♦ K♥", 1: "JK JK", 2: "JK JK"},
-        melds=melds,
+        melds=all_but_eight_cards_melded(),
         phase="DRAW",
         stock="K♣",
         discard="",

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import pytest
 
+from .conftest import all_but_eight_cards_melded
+
 MINE = (0, "[2♠ 3♠ 4♠]")
 HEARTS_2_TO_K = "2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
 WHOLE_HEARTS = f"A♥ {HEARTS_2_TO_K}"
@@ -677,15 +679,9 @@ def test_v6_with_v16_the_taken_card_and_the_swapped_joker_open_together(table):
 
 
 def test_r_s40_91_a_void_deal_in_single_deal_mode_is_dealt_again(table):
-    melds = []
-    for suit in "♠♦♥♣":
-        ranks = ["A", *map(str, range(2, 11)), "J", "Q", "K"]
-        melds.append("[" + " ".join(r + suit for r in ranks) + "]")
-        short = ranks[1:] if suit == "♦" else ranks[:-1]
-        melds.append("[" + " ".join(r + suit for r in short) + "]")
     s = table.build(
         hands={0: "K♠ A♦ K♥", 1: "JK JK", 2: "JK JK"},
-        melds=melds,
+        melds=all_but_eight_cards_melded(),
         phase="DRAW",
         stock="K♣",
         discard="",
