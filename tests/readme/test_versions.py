@@ -48,3 +48,21 @@ def test_the_changelog_names_the_schema_and_every_rules_version() -> None:
 def test_the_readme_names_the_licence() -> None:
     assert (ROOT / "LICENSE").read_text().lstrip().startswith("Apache License")
     assert "Apache-2.0" in (ROOT / "README.md").read_text()
+
+
+def test_the_readme_tour_shows_every_game_at_its_rules_version() -> None:
+    """The API tour's ListGames output is pasted text: hold it to the code."""
+    shown = dict(
+        re.findall(
+            r'^\{"name":"(\w+)","rules_version":(\d+),', (ROOT / "README.md").read_text(), re.M
+        )
+    )
+    loaded = [point.load() for point in entry_points(group="croupier.games")]
+    assert shown == {game.name: str(game.rules_version) for game in loaded}
+
+
+def test_the_kubernetes_image_tag_is_the_package_version() -> None:
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    for path in ("base", "overlays/prod"):
+        text = (ROOT / "deploy/kubernetes" / path / "kustomization.yaml").read_text()
+        assert re.findall(r"newTag: (\S+)", text) == [version], path
