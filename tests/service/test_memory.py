@@ -211,9 +211,11 @@ def test_a_worker_gives_back_what_large_requests_freed() -> None:
         assert server.stop() == 0, server.log()
     grown = (after - before) // 1024
     print(f"RSS {before} -> {after} kB")
-    # Measured: 1-7 MiB (the option sets cached, grpc's buffers); 16-17 MiB
-    # without the worker's malloc settings. The bound sits between the two.
-    assert grown < 11, f"RSS grew by {grown} MiB over {len(sizes)} requests of 0.9-3.5 MiB"
+    # Measured: 1-7 MiB (the option sets cached, grpc's buffers; 14 runs), once
+    # 11 in a loaded clean-clone run; without the worker's malloc settings
+    # 16-18 MiB, or 7 when the worker's periodic trim fell inside the measure.
+    # The bound sits between the usual figures; a trim can hide a lapse.
+    assert grown < 13, f"RSS grew by {grown} MiB over {len(sizes)} requests of 0.9-3.5 MiB"
 
 
 def _varint(value: int) -> bytes:
