@@ -165,12 +165,7 @@ class Table:
                 if card not in self.rules.forbidden_finish:
                     self.finish(seat, card, effect, pending_before)
                     return
-                self.emit_rule(
-                    pb.HUNDRED_AND_ONE_EVENT_KIND_FINISH_FORBIDDEN,
-                    seat,
-                    f"may not finish on {card_text(card)}; play goes on",
-                    cards=[card],
-                )
+                self.finish_forbidden(seat, card)
         self.after_play(seat, effect, pending_before, cover_self)
 
     def after_play(self, seat: int, effect: Effect, pending_before: int, cover_self: bool) -> None:
@@ -221,6 +216,15 @@ class Table:
                 self.draw(self.previous_of(seat), effect.draw_previous)
         score_deal(self, winner=seat, last_card=card)
 
+    def finish_forbidden(self, seat: int, card: int) -> None:
+        """C7(b): the seat's hand is empty, but `card` may not end the deal."""
+        self.emit_rule(
+            pb.HUNDRED_AND_ONE_EVENT_KIND_FINISH_FORBIDDEN,
+            seat,
+            f"may not finish on {card_text(card)}; play goes on",
+            cards=[card],
+        )
+
     def cover_lapsed(self, seat: int) -> None:
         """C6.3: no card could be drawn for the cover. An empty hand wins only
         a self-cover (the seat's last card was the one to cover) on a card it
@@ -235,10 +239,5 @@ class Table:
             if top not in self.rules.forbidden_finish:
                 score_deal(self, winner=seat, last_card=top)
                 return
-            self.emit_rule(
-                pb.HUNDRED_AND_ONE_EVENT_KIND_FINISH_FORBIDDEN,
-                seat,
-                f"may not finish on {card_text(top)}; play goes on",
-                cards=[top],
-            )
+            self.finish_forbidden(seat, top)
         self.turn_to(self.next_of(seat))

@@ -129,15 +129,7 @@ def _plays_out(pos: Position, depth: int) -> bool:
         return True
     if depth == 0:
         return False
-    for step in _out_steps(pos):
-        after = pos.copy()
-        try:
-            step(after)
-        except IllegalMove:
-            continue
-        if _plays_out(after, depth - 1):
-            return True
-    return False
+    return _any_step(pos, _out_steps(pos), lambda after: _plays_out(after, depth - 1))
 
 
 def _out_steps(pos: Position) -> Iterator[Step]:
@@ -164,13 +156,19 @@ def _search(pos: Position, depth: int, failed: dict[tuple, int]) -> bool:  # typ
     if failed.get(key, -1) >= depth:
         return False
     failed[key] = depth
-    for step in _steps(pos):
+    return _any_step(pos, _steps(pos), lambda after: _search(after, depth - 1, failed))
+
+
+def _any_step(pos: Position, steps: Iterator[Step], then: Callable[[Position], bool]) -> bool:
+    """Whether some legal step, made on a copy of `pos`, leads to a position
+    where `then` holds."""
+    for step in steps:
         after = pos.copy()
         try:
             step(after)
         except IllegalMove:
             continue
-        if _search(after, depth - 1, failed):
+        if then(after):
             return True
     return False
 

@@ -42,6 +42,7 @@ class MostEncoder(Encoder):
         self._bridge_card = layout.add("bridge_card", CARDS)
         self._owed = layout.add("bridge_card_owed", 1)
         self._at_reshuffle = layout.add("table_cards_at_reshuffle", 1, 0, CARDS)
+        self._exchanged = layout.add("exchanged_since_reshuffle", 1)
 
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
         v = view.most
@@ -67,3 +68,4 @@ class MostEncoder(Encoder):
             add_counts(out, self._bridge_card, (v.bridge_card,))
         out[self._owed] = float(v.bridge_card_owed)
         out[self._at_reshuffle] = v.table_cards_at_reshuffle
+        out[self._exchanged] = float(v.exchanged_since_reshuffle)
