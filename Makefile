@@ -158,6 +158,13 @@ LOADTEST_ARGS ?=
 loadtest: $(STAMP) $(DEV)
 	$(BIN)/python deploy/loadtest/run.py $(LOADTEST_ARGS)
 
+# Goal (a)'s floor: every game's ApplyMove with the real engine beside a free
+# one (deploy/loadtest/floor.py), and what the goal leaves the engine (~6 min).
+FLOOR_ARGS ?=
+.PHONY: loadtest-floor
+loadtest-floor: $(STAMP) $(DEV)
+	$(BIN)/python deploy/loadtest/floor.py $(FLOOR_ARGS)
+
 # The conformance suite and every property test (tests/properties and the
 # games' own test_properties.py) with the large, random Hypothesis profile
 # (tests/conftest.py) instead of CI's small fixed one.

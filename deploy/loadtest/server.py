@@ -82,7 +82,7 @@ class Server:
 
 
 def start(
-    croupier: Path,
+    croupier: Path | Sequence[str],
     workers: int,
     flags: set[str],
     log_path: Path,
@@ -95,7 +95,9 @@ def start(
     answers health SERVING (and, with `web`, a Connect call on the browser
     port). Raises RuntimeError (with the log's tail) when it does not."""
     port = free_port()
-    argv = [str(croupier), "serve", "--host", HOST, "--port", str(port), *extra]
+    # The croupier program, or a command that runs one (floor.py's free engine).
+    command = [str(croupier)] if isinstance(croupier, Path) else list(croupier)
+    argv = [*command, "serve", "--host", HOST, "--port", str(port), *extra]
     web_port = None
     if web:
         web_port = free_port()
