@@ -9,6 +9,7 @@ launcher is `supervisor.py`.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
 import socket
@@ -244,15 +245,24 @@ class ServerThread:
         self.config = config
         self.port = 0
         self.web_port = -1  # the browser port, once started with config.web_port >= 0
-        self._loop = asyncio.new_event_loop()
+        # The thread's own loop, made and closed by it: a loop left open is
+        # reported (ResourceWarning) whenever the collector finds it, in
+        # whatever test or tool then runs.
+        self._loop: asyncio.AbstractEventLoop | None = None
         self._ready = threading.Event()
         self._stop: asyncio.Event | None = None
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._run, name="croupier-server", daemon=True)
 
     def _run(self) -> None:
-        asyncio.set_event_loop(self._loop)
-        self._loop.run_until_complete(self._serve())
+        loop = self._loop = asyncio.new_event_loop()
+        asyncio.set_event_loop(loop)
+        try:
+            loop.run_until_complete(self._serve())
+            loop.run_until_complete(loop.shutdown_asyncgens())
+        finally:
+            asyncio.set_event_loop(None)
+            loop.close()
 
     async def _serve(self) -> None:
         self._stop = asyncio.Event()
@@ -281,9 +291,13 @@ class ServerThread:
         return self.port
 
     def stop(self) -> None:
-        if self._stop is not None:
-            self._loop.call_soon_threadsafe(self._stop.set)
-        self._thread.join()
+        loop, stop = self._loop, self._stop
+        if loop is not None and stop is not None and self._thread.is_alive():
+            # RuntimeError: the loop closed meanwhile, so the server has ended.
+            with contextlib.suppress(RuntimeError):
+                loop.call_soon_threadsafe(stop.set)
+        if self._thread.ident is not None:  # started
+            self._thread.join()
 
     def __enter__(self) -> int:
         return self.start()
