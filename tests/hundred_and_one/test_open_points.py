@@ -1,4 +1,6 @@
-"""The two open points of the spec audit, settled in rules version 3 (RULES.md A36, A37).
+"""Points the rules leave open, settled: the two of the spec audit in rules
+version 3 (RULES.md A36, A37), and the endless chain of covers in rules
+version 4 (A38).
 
 A36 — an HD 8 that is its player's last card and a forbidden finishing card
 (O25 holds EIGHT) while `eight_last_must_cover` (O15) is off. §1.3.3 lets a
@@ -18,6 +20,11 @@ player who must draw. So a player holding a legal card may draw voluntarily
 only when there is a card to draw; otherwise DRAW is neither listed nor
 accepted and he must play. Stock and discard sizes are public, so the rule
 reveals no hidden card.
+
+A38 — a chain of covers that only draws back its own cards (stock empty,
+only eights under the top: draw an eight, play it, cover it, draw the eight
+before it...) never ended. The chain turns the discard pile into the stock
+once; when the stock runs out again within it, the duty lapses (C6.3).
 
 Each test: a concrete position, the move, the exact result, and the legal
 moves where they matter.
@@ -280,3 +287,92 @@ def test_A37_a_dry_voluntary_draw_after_a_forbidden_finish_is_the_must_draw_of_C
     s = table.ok(s, table.draw(0))
     assert table.hand_size(s, 0) == 0
     assert turn(table, s) == (1, "PLAY")
+
+
+# -- A38: a chain of covers turns the discard pile into the stock once ------------------
+
+
+def test_A38_a_chain_of_covers_that_only_recycles_its_eights_ends(table):
+    # HD 2 seats, O25 = {EIGHT}: stock empty, only 8♠ 8♦ under the top. P0
+    # plays his last card 8♣ and must cover it (A36). Before rules version 4
+    # he drew an eight, played it, had to cover it, drew the eight before it,
+    # and so on forever. The chain restocks once; the next empty stock ends
+    # the duty (C6.3), and the forbidden 8 keeps P0 in the deal with no cards.
+    s = table.build(
+        "hd", 2, discard="8♠ 8♦", hands={0: "8♣"}, stock="", options=FORBID_EIGHT
+    )  # fmt: skip
+    p1 = table.hand(s, 1)
+    s = table.ok(s, table.play(0, "8♣"))
+    assert turn(table, s) == (0, "COVER")
+    assert not s.hundred_and_one.cover_restocked
+    # The first restock of the chain: 8♠ 8♦ turned over as a block (A12).
+    s = table.ok(s, table.draw(0))
+    assert table.hand(s, 0) == table.bag("8♠")
+    assert table.stock(s) == ["8♦"] and table.discard(s) == ["8♣"]
+    assert s.hundred_and_one.cover_restocked
+    s = table.ok(s, table.play(0, "8♠"))
+    assert rule_events(table) == ["FINISH_FORBIDDEN", "COVER_REQUIRED"]
+    s = table.ok(s, table.draw(0))
+    s = table.ok(s, table.play(0, "8♦"))
+    assert turn(table, s) == (0, "COVER")
+    assert table.stock(s) == [] and table.discard(s) == ["8♣", "8♠", "8♦"]
+    assert table.legal(s, 0) == {"DRAW"}
+    # The stock is empty again in the same chain: nothing to draw, no restock.
+    s = table.ok(s, table.draw(0))
+    assert rule_events(table) == ["COVER_LAPSED", "FINISH_FORBIDDEN"]
+    assert table.hand_size(s, 0) == 0
+    assert table.discard(s) == ["8♣", "8♠", "8♦"] and table.stock(s) == []
+    assert table.match_phase(s) == "DEAL_IN_PROGRESS"
+    assert turn(table, s) == (1, "PLAY")
+    assert not s.hundred_and_one.cover_restocked
+    assert table.hand(s, 1) == p1
+    # P1 plays on the 8♦ as in any turn.
+    assert table.legal(s, 1) == table.plays_of(table.hand_list(s, 1), "8♦", "♦")
+
+
+def test_A38_a_seat_holding_a_card_that_does_not_cover_keeps_it_when_the_chain_lapses(table):
+    # As above without the forbidden set: P0 holds J♥, which does not cover
+    # 8♣ (active ♣), so the duty is his own 8 with a card left (C6).
+    s = table.build("hd", 2, discard="8♠ 8♦", hands={0: "8♣ J♥"}, stock="")
+    s = table.ok(s, table.play(0, "8♣"))
+    for eight in ("8♠", "8♦"):
+        s = table.ok(s, table.draw(0))
+        assert table.legal(s, 0) == {f"PLAY {eight}"}
+        s = table.ok(s, table.play(0, eight))
+    assert turn(table, s) == (0, "COVER") and table.active(s) == "♦"
+    s = table.ok(s, table.draw(0))
+    assert rule_events(table) == ["COVER_LAPSED"]
+    assert table.hand(s, 0) == table.bag("J♥")
+    assert turn(table, s) == (1, "PLAY")
+
+
+def test_A38_the_view_shows_the_chains_restock(table):
+    s = table.build("hd", 2, discard="8♠ 8♦", hands={0: "8♣ J♥"}, stock="")
+    s = table.ok(s, table.play(0, "8♣"))
+    s = table.ok(s, table.draw(0))
+    for seat in (0, 1):
+        view = api.get_view(service_pb2.GetViewRequest(state=s, seat=seat)).view
+        assert view.hundred_and_one.cover_restocked
+
+
+def test_A38_the_chain_goes_from_seat_to_seat_under_six_cover_by_next(table):
+    # RU 3 seats, `six_cover_by` NEXT: a six binds the next seat to cover it.
+    # Stock empty, only 6♠ 6♦ under the top. P1 cannot cover 6♣ with J♥ and
+    # draws (the chain's restock), covers with 6♠, which binds P2: the chain
+    # and its restock go on to P2, and end when a turn begins in PLAY.
+    s = table.build(
+        "ru", 3, discard="6♠ 6♦", hands={0: "6♣ 7♥", 1: "J♥"}, stock="",
+        options={"six_cover_by": "NEXT"},
+    )  # fmt: skip
+    s = table.ok(s, table.play(0, "6♣"))
+    assert turn(table, s) == (1, "COVER")
+    s = table.ok(s, table.draw(1))
+    assert table.hand(s, 1) == table.bag("J♥ 6♠")
+    assert s.hundred_and_one.cover_restocked
+    s = table.ok(s, table.play(1, "6♠"))
+    assert turn(table, s) == (2, "COVER")
+    assert s.hundred_and_one.cover_restocked  # the same chain
+    cover = sorted(c for c in table.hand_list(s, 2) if c[-1] == "♠" and c[:-1] != "6")[0]
+    s = table.ok(s, table.play(2, cover))
+    assert table.phase(s) != "COVER"
+    assert not s.hundred_and_one.cover_restocked

@@ -413,3 +413,9 @@ def test_the_deal_ending_move_at_the_highest_standing_totals_scores_exactly(tabl
     assert table.scores(s) == [99, 150, 109]
     assert table.eliminated(s) == [False, True, True]
     assert table.winners(s) == [0]
+
+
+def test_a_chains_restock_only_in_phase_cover(table):
+    s = table.build("hd", 3, top="8♥", hands={0: "J♥ 9♣"})
+    s.hundred_and_one.cover_restocked = True
+    assert refusal(s) == (f"{DEAL}.cover_restocked", "is set only in phase COVER")

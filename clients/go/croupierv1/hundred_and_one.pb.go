@@ -1097,9 +1097,14 @@ type HundredAndOneState struct {
 	// PHASE_COVER under eight_draw_mode THREE: the batch of three was drawn.
 	CoverBatchDrawn bool `protobuf:"varint,9,opt,name=cover_batch_drawn,json=coverBatchDrawn,proto3" json:"cover_batch_drawn,omitempty"`
 	// The seat that leads or deals (as the options say) this deal.
-	Dealer        uint32 `protobuf:"varint,10,opt,name=dealer,proto3" json:"dealer,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Dealer uint32 `protobuf:"varint,10,opt,name=dealer,proto3" json:"dealer,omitempty"`
+	// PHASE_COVER: the discard pile was turned into the stock during this
+	// chain of covers (A38); when the stock runs out again in the chain,
+	// nothing can be drawn and the duty lapses (C6.3). Cleared when a turn
+	// begins in another phase. Rules version 4.
+	CoverRestocked bool `protobuf:"varint,11,opt,name=cover_restocked,json=coverRestocked,proto3" json:"cover_restocked,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *HundredAndOneState) Reset() {
@@ -1200,6 +1205,13 @@ func (x *HundredAndOneState) GetDealer() uint32 {
 		return x.Dealer
 	}
 	return 0
+}
+
+func (x *HundredAndOneState) GetCoverRestocked() bool {
+	if x != nil {
+		return x.CoverRestocked
+	}
+	return false
 }
 
 // A 101 move: exactly one typed action (schema 2; the untyped
@@ -1399,6 +1411,7 @@ type HundredAndOneView struct {
 	DrawnCard       FrenchCard `protobuf:"varint,9,opt,name=drawn_card,json=drawnCard,proto3,enum=croupier.v1.FrenchCard" json:"drawn_card,omitempty"`
 	CoverBatchDrawn bool       `protobuf:"varint,10,opt,name=cover_batch_drawn,json=coverBatchDrawn,proto3" json:"cover_batch_drawn,omitempty"`
 	Dealer          uint32     `protobuf:"varint,11,opt,name=dealer,proto3" json:"dealer,omitempty"`
+	CoverRestocked  bool       `protobuf:"varint,12,opt,name=cover_restocked,json=coverRestocked,proto3" json:"cover_restocked,omitempty"`
 	unknownFields   protoimpl.UnknownFields
 	sizeCache       protoimpl.SizeCache
 }
@@ -1508,6 +1521,13 @@ func (x *HundredAndOneView) GetDealer() uint32 {
 		return x.Dealer
 	}
 	return 0
+}
+
+func (x *HundredAndOneView) GetCoverRestocked() bool {
+	if x != nil {
+		return x.CoverRestocked
+	}
+	return false
 }
 
 // Play a card from the hand (C2, C4).
@@ -1763,7 +1783,7 @@ const file_croupier_v1_hundred_and_one_proto_rawDesc = "" +
 	"\ffives_active\x18\x1f \x01(\bR\vfivesActive\x12*\n" +
 	"\x11seven_spades_draw\x18  \x01(\rR\x0fsevenSpadesDraw\"B\n" +
 	"\x11HundredAndOneHand\x12-\n" +
-	"\x05cards\x18\x01 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05cards\"\xd2\x03\n" +
+	"\x05cards\x18\x01 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05cards\"\xfb\x03\n" +
 	"\x12HundredAndOneState\x124\n" +
 	"\x05hands\x18\x01 \x03(\v2\x1e.croupier.v1.HundredAndOneHandR\x05hands\x12-\n" +
 	"\x05stock\x18\x02 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05stock\x121\n" +
@@ -1777,7 +1797,8 @@ const file_croupier_v1_hundred_and_one_proto_rawDesc = "" +
 	"drawn_card\x18\b \x01(\x0e2\x17.croupier.v1.FrenchCardR\tdrawnCard\x12*\n" +
 	"\x11cover_batch_drawn\x18\t \x01(\bR\x0fcoverBatchDrawn\x12\x16\n" +
 	"\x06dealer\x18\n" +
-	" \x01(\rR\x06dealer\"\xb1\x04\n" +
+	" \x01(\rR\x06dealer\x12'\n" +
+	"\x0fcover_restocked\x18\v \x01(\bR\x0ecoverRestocked\"\xb1\x04\n" +
 	"\x11HundredAndOneMove\x129\n" +
 	"\x04play\x18\x04 \x01(\v2#.croupier.v1.HundredAndOneMove.PlayH\x00R\x04play\x129\n" +
 	"\x04draw\x18\x05 \x01(\v2#.croupier.v1.HundredAndOneMove.DrawH\x00R\x04draw\x129\n" +
@@ -1795,7 +1816,7 @@ const file_croupier_v1_hundred_and_one_proto_rawDesc = "" +
 	"\x04suit\x18\x01 \x01(\x0e2\x11.croupier.v1.SuitR\x04suitB\b\n" +
 	"\x06actionJ\x04\b\x01\x10\x02J\x04\b\x02\x10\x03J\x04\b\x03\x10\x04R\x06actionR\x04cardR\x04suit\"M\n" +
 	"\x12HundredAndOneEvent\x127\n" +
-	"\x04kind\x18\x01 \x01(\x0e2#.croupier.v1.HundredAndOneEventKindR\x04kind\"\xd7\x03\n" +
+	"\x04kind\x18\x01 \x01(\x0e2#.croupier.v1.HundredAndOneEventKindR\x04kind\"\x80\x04\n" +
 	"\x11HundredAndOneView\x12+\n" +
 	"\x04hand\x18\x01 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x04hand\x12\x1d\n" +
 	"\n" +
@@ -1812,7 +1833,8 @@ const file_croupier_v1_hundred_and_one_proto_rawDesc = "" +
 	"drawn_card\x18\t \x01(\x0e2\x17.croupier.v1.FrenchCardR\tdrawnCard\x12*\n" +
 	"\x11cover_batch_drawn\x18\n" +
 	" \x01(\bR\x0fcoverBatchDrawn\x12\x16\n" +
-	"\x06dealer\x18\v \x01(\rR\x06dealer*\x9f\x01\n" +
+	"\x06dealer\x18\v \x01(\rR\x06dealer\x12'\n" +
+	"\x0fcover_restocked\x18\f \x01(\bR\x0ecoverRestocked*\x9f\x01\n" +
 	"\x14HundredAndOneEffects\x12'\n" +
 	"#HUNDRED_AND_ONE_EFFECTS_UNSPECIFIED\x10\x00\x12\x1e\n" +
 	"\x1aHUNDRED_AND_ONE_EFFECTS_HD\x10\x01\x12\x1e\n" +

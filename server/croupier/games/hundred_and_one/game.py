@@ -23,7 +23,7 @@ class HundredAndOne:
         "player draw. Penalty points add up over deals and a total above 101 loses."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 3
+    rules_version = 4
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE
@@ -39,6 +39,7 @@ class HundredAndOne:
                 "phase",
                 "drawn_card",
                 "cover_batch_drawn",
+                "cover_restocked",
                 "pending_draw",
                 "reversed",
                 "active_suit",

@@ -194,12 +194,12 @@ def _cover_phase(table: Table, seat: int, action: str, m: Action) -> None:
                     "the batch of three was drawn",
                     "O14",
                 )
-            table.draw(seat, 3)
+            table.draw(seat, 3, cover=True)
             table.deal.cover_batch_drawn = True
             if not any(table.covering(c) for c in hand):
                 table.cover_lapsed(seat)  # O14 THREE: no cover in the batch, the duty lapses
-        elif not table.draw(seat, 1):
-            table.cover_lapsed(seat)  # C6.3: stock and restock dry
+        elif not table.draw(seat, 1, cover=True):
+            table.cover_lapsed(seat)  # C6.3: stock and restock dry (or restocked in the chain, A38)
     else:
         raise IllegalMove(
             Why.HUNDRED_AND_ONE_REJECTION_REASON_MUST_COVER, f"{top} must be covered first", "C6"

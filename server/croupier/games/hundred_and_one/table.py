@@ -85,13 +85,21 @@ class Table:
         detail = pb.HundredAndOneEvent(kind=kind)  # type: ignore[arg-type]
         self.emit(game_pb2.EVENT_KIND_GAME_RULE, seat, says, hundred_and_one=detail, **fields)
 
-    def draw(self, seat: int, count: int) -> list[int]:
-        """DRAW(seat, count) with RESTOCK (§0.5): fewer when both piles run dry."""
+    def draw(self, seat: int, count: int, cover: bool = False) -> list[int]:
+        """DRAW(seat, count) with RESTOCK (§0.5): fewer when both piles run dry.
+        A `cover` draw turns the discard pile into the stock once per chain of
+        covers (A38)."""
         shuffler = (
             (lambda cards: rng.shuffle(self.state, cards)) if self.rules.restock_shuffle else None
         )
         hand = self.hand(seat)
-        drawn, restocked = piles.draw(self.deal.stock, self.discard, hand, count, shuffler)
+        deal = self.deal
+        if cover and deal.cover_restocked:
+            drawn, restocked = piles.draw(deal.stock, [], hand, count, None)
+        else:
+            drawn, restocked = piles.draw(deal.stock, self.discard, hand, count, shuffler)
+        if restocked and cover:
+            deal.cover_restocked = True
         if restocked:
             self.emit(
                 game_pb2.EVENT_KIND_STOCK_RESTOCKED,
@@ -118,6 +126,8 @@ class Table:
         deal.drawn_card = 0  # type: ignore[assignment]
         deal.cover_batch_drawn = False
         deal.pending_draw = 0
+        if phase != COVER:  # a chain of covers goes on from seat to seat (A38)
+            deal.cover_restocked = False
 
     def skip(self, seat: int) -> None:
         """`seat` loses its turn; the one after it acts."""

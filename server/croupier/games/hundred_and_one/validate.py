@@ -170,6 +170,8 @@ def _check_turn_fields(
             raise InvalidInput(f"{P}.cover_batch_drawn", "a drawn batch without a cover has lapsed")
     elif deal.cover_batch_drawn:
         raise InvalidInput(f"{P}.cover_batch_drawn", "is set only in phase COVER")
+    if deal.cover_restocked and phase != COVER:
+        raise InvalidInput(f"{P}.cover_restocked", "is set only in phase COVER")
     if phase == NAME_SUIT and RANK_OF[top] != QUEEN:
         raise InvalidInput(f"{P}.phase", "NAME_SUIT needs a Queen on the discard pile")
     if phase == PLAY and not top and not hand:

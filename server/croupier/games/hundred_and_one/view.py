@@ -24,6 +24,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     if seat == state.current_seat:
         v.drawn_card = deal.drawn_card  # everyone saw a card drawn, only its owner which
     v.cover_batch_drawn = deal.cover_batch_drawn
+    v.cover_restocked = deal.cover_restocked
     v.dealer = deal.dealer
 
 

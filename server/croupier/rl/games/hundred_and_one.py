@@ -47,6 +47,7 @@ class HundredAndOneEncoder(Encoder):
         self._pending = layout.add("pending_draw", 1, 0, UNBOUNDED)
         self._drawn = layout.add("drawn_card", CARDS)
         self._cover_drawn = layout.add("cover_batch_drawn", 1)
+        self._cover_restocked = layout.add("cover_restocked", 1)
         self._dealer = layout.add("dealer", n)
 
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
@@ -60,4 +61,5 @@ class HundredAndOneEncoder(Encoder):
         if v.drawn_card:
             add_counts(out, self._drawn, (v.drawn_card,))
         out[self._cover_drawn] = float(v.cover_batch_drawn)
+        out[self._cover_restocked] = float(v.cover_restocked)
         self.seat_one_hot(out, self._dealer, v.dealer, me)
