@@ -25,14 +25,20 @@ def _request() -> service_pb2.ApplyMoveRequest:
     return service_pb2.ApplyMoveRequest(state=state, move=listed.moves[0].move)
 
 
-def test_the_free_engine_answers_as_the_engine_from_one_engine_call() -> None:
-    calls = []
+def _counted_engine() -> tuple[list[tuple[bool, bool]], free_engine.ApplyMove]:
+    """The free engine over the real one, and the real one's calls as
+    (trusted, batch item) pairs."""
+    calls: list[tuple[bool, bool]] = []
 
     def engine(request, into=None, *, trusted=False):
-        calls.append(trusted)
+        calls.append((trusted, into is not None))
         return api.apply_move(request, into, trusted=trusted)
 
-    free = free_engine.memoized(engine)
+    return calls, free_engine.memoized(engine)
+
+
+def test_the_free_engine_answers_as_the_engine_from_one_engine_call() -> None:
+    calls, free = _counted_engine()
     request = _request()
     first, second = free(request), free(request)
     expected = api.apply_move(request).SerializeToString()
@@ -41,25 +47,19 @@ def test_the_free_engine_answers_as_the_engine_from_one_engine_call() -> None:
     assert first is not second
     second.ClearField("state")  # as sealing does: the next answer keeps its state
     assert free(request).SerializeToString() == expected
-    assert calls == [False]
+    assert calls == [(False, False)]
     free(request, trusted=True)  # the trusted path is its own entry
-    assert calls == [False, True]
+    assert calls == [(False, False), (True, False)]
 
 
 def test_a_batch_item_is_computed_every_time() -> None:
-    calls = []
-
-    def engine(request, into=None, *, trusted=False):
-        calls.append(into)
-        return api.apply_move(request, into, trusted=trusted)
-
-    free = free_engine.memoized(engine)
+    calls, free = _counted_engine()
     request = _request()
     for _ in range(2):
         into = service_pb2.ApplyMoveResponse()
         free(request, into)
         assert into.accepted
-    assert len(calls) == 2
+    assert calls == [(False, True), (False, True)]
 
 
 def test_the_table_gives_ratios_the_engine_cost_and_the_budget() -> None:
