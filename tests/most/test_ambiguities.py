@@ -353,3 +353,29 @@ def test_k_m_2_the_bridge_joker_laid_off_for_the_last_card_held_is_refused(table
     lay = table.lay(s, 0, "JK", 1, joker_as="2♠")
     assert table.reason(s, lay) == "TURN_COULD_NOT_BE_COMPLETED"
     assert table.legal(s) == ["LAY BJ ON 2 LOW", "LAY BJ ON 2 HIGH"]
+
+
+# -- K-M-6: a hand kept going by the players' choice is not ended ----------------------
+
+
+def test_k_m_6_free_newest_cards_can_circle_for_ever_by_choice_and_a_draw_stays_open(table):
+    # 2 seats, top_bridge_card_free: each turn takes the newest bridge card
+    # (no duty) and discards another. After six turns the hands, the bridge
+    # and the stock are as they were: nothing in the rules ends such a hand,
+    # and Croupier does not invent an end. Every turn could draw instead
+    # (which uses up the stock), and the clock's default move does.
+    s = table.build(
+        2, hands={0: "K♣ 5♣", 1: "Q♦ 4♦"}, bridge="9♠", phase="DRAW",
+        options={"top_bridge_card_free": True},
+    )  # fmt: skip
+    start = (table.hand(s, 0), table.hand(s, 1), table.bridge(s), table.stock_size(s))
+    turns = [(0, "9♠", "K♣"), (1, "K♣", "Q♦"), (0, "Q♦", "9♠"),
+             (1, "9♠", "K♣"), (0, "K♣", "Q♦"), (1, "Q♦", "9♠")]  # fmt: skip
+    for seat, taken, given in turns:
+        assert "DRAW" in table.legal(s, seat)
+        assert table.default(s, seat) == "DRAW"
+        s = table.ok(s, table.take(seat, taken))
+        s = table.ok(s, table.discard(s, seat, given))
+    assert (table.hand(s, 0), table.hand(s, 1), table.bridge(s), table.stock_size(s)) == start
+    assert s.current_seat == 0 and table.phase(s) == "DRAW"
+    assert table.match_phase(s) == "DEAL_IN_PROGRESS"
