@@ -58,9 +58,15 @@ FIND = settings(
 )
 
 
+# The property modules, imported here at collection: importing one inside a
+# running @given test (its first use, in whatever order xdist runs them) applies
+# its own @given decorators there, which Hypothesis refuses as a nested @given.
+_MODULES = {module: importlib.import_module(module) for module, _ in SPACES.values()}
+
+
 def space_of(game: str) -> Strategies:
     module, get = SPACES[game]
-    return get(importlib.import_module(module))
+    return get(_MODULES[module])
 
 
 def reachable(strategy: SearchStrategy[Any], wanted: Callable[[Any], bool]) -> bool:
