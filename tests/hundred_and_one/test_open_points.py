@@ -376,3 +376,20 @@ def test_A38_the_chain_goes_from_seat_to_seat_under_six_cover_by_next(table):
     s = table.ok(s, table.play(2, cover))
     assert table.phase(s) != "COVER"
     assert not s.hundred_and_one.cover_restocked
+
+
+def test_A38_a_chain_that_restocked_and_ends_the_deal_leaves_no_mark(table):
+    # The chain's restock brings K♣, which covers the forbidden last 8♣ and,
+    # not forbidden itself, ends the deal: the state left is a valid one
+    # with `cover_restocked` cleared (it belongs to phase COVER only).
+    s = table.build(
+        "hd", 2, discard="K♣ 8♦", hands={0: "8♣"}, stock="", options=FORBID_EIGHT
+    )  # fmt: skip
+    s = table.ok(s, table.play(0, "8♣"))
+    s = table.ok(s, table.draw(0))
+    assert s.hundred_and_one.cover_restocked
+    s = table.ok(s, table.play(0, "K♣"))
+    assert table.match_phase(s) in ("DEAL_OVER", "MATCH_OVER")
+    assert table.deal_winners(s) == [0]
+    assert not s.hundred_and_one.cover_restocked
+    api.get_view(service_pb2.GetViewRequest(state=s, seat=1))  # the state validates

@@ -37,16 +37,20 @@ def draw(
     hand: Pile,
     count: int,
     shuffler: Shuffler | None,
+    may_restock: bool = True,
 ) -> tuple[list[int], int]:
     """DRAW(p, n): move up to `count` cards from the stock to `hand`, one at a
-    time, restocking when the stock runs out. Draws that find both piles
-    empty are forfeited (shedding.md A11). Returns (cards drawn, cards restocked).
+    time, restocking when the stock runs out (unless not `may_restock`: a
+    game's rule says the discards may not come back now). Draws that find
+    both piles empty are forfeited (shedding.md A11). Returns (cards drawn,
+    cards restocked).
     """
     drawn: list[int] = []
     restocked = 0
     for _ in range(count):
         if not stock:
-            restocked += restock(stock, discard, shuffler)
+            if may_restock:
+                restocked += restock(stock, discard, shuffler)
             if not stock:
                 break
         drawn.append(stock[0])

@@ -94,10 +94,10 @@ class Table:
         )
         hand = self.hand(seat)
         deal = self.deal
-        if cover and deal.cover_restocked:
-            drawn, restocked = piles.draw(deal.stock, [], hand, count, None)
-        else:
-            drawn, restocked = piles.draw(deal.stock, self.discard, hand, count, shuffler)
+        may_restock = not (cover and deal.cover_restocked)
+        drawn, restocked = piles.draw(
+            deal.stock, self.discard, hand, count, shuffler, may_restock=may_restock
+        )
         if restocked and cover:
             deal.cover_restocked = True
         if restocked:
