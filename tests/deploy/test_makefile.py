@@ -10,6 +10,7 @@ commands make would hand the shell; `sh -n` parses them without running any.
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -50,3 +51,43 @@ def test_every_targets_recipe_parses_as_shell(target: str) -> None:
     assert dry.returncode == 0, f"make -n -B {target}: {dry.stderr}"
     parsed = subprocess.run(["sh", "-n"], input=dry.stdout, capture_output=True, text=True)
     assert parsed.returncode == 0, f"make {target}: {parsed.stderr}\n{dry.stdout}"
+
+
+# A recipe line that names $(MAKE) is run even under `make -n` (GNU make's
+# rule for recursive makes), so anything else on that line runs too: the dry
+# run of `test` above once ran the whole coverage pass and lint (27 s) because
+# the line that starts lint in the background also ran pytest.
+_RECURSIVE = re.compile(r"\$[({]MAKE[)}]")
+_ONLY_A_MAKE = re.compile(r"[@+-]*\$[({]MAKE[)}](\s[^;&|<>`]*)?")
+
+
+def _recipe_lines(makefile: Path) -> list[str]:
+    """The recipe lines of a makefile, continuations joined."""
+    lines: list[str] = []
+    pending = ""
+    for raw in makefile.read_text().splitlines():
+        if pending:
+            pending += " " + raw.strip()
+        elif raw.startswith("\t"):
+            pending = raw.strip()
+        else:
+            continue
+        if pending.endswith("\\"):
+            pending = pending[:-1]
+            continue
+        lines.append(pending)
+        pending = ""
+    return lines
+
+
+def test_a_line_that_runs_make_runs_nothing_else() -> None:
+    files = [ROOT / "Makefile", *ROOT.glob("clients/*/*.mk"), *ROOT.glob("deploy/*/*.mk")]
+    recursive = [
+        (path.name, line)
+        for path in files
+        for line in _recipe_lines(path)
+        if _RECURSIVE.search(line)
+    ]
+    assert recursive, "the Makefile's recursive makes were not found"
+    mixed = [(name, line) for name, line in recursive if not _ONLY_A_MAKE.fullmatch(line)]
+    assert not mixed, f"run under make -n, and with them all the rest of the line: {mixed}"

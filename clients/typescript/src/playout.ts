@@ -5,12 +5,13 @@
 // ApplyMove answer (next_legal_moves), one call per move instead of two, and
 // the ApplyMove requests go as the items of one ApplyMoveStream (apply.ts).
 
-import { create } from "@bufbuild/protobuf";
+import { create, type MessageInitShape } from "@bufbuild/protobuf";
 
 import { type Applier, type ApplyVia, streamApplier, unaryApplier } from "./apply.js";
 import type { Bot } from "./bots.js";
 import type { CroupierClient } from "./client.js";
 import { type GameState, MatchPhase, type View, ViewSchema } from "./gen/croupier/v1/game_pb.js";
+import type { OptionSettingSchema } from "./gen/croupier/v1/options_pb.js";
 import type { LegalMove } from "./gen/croupier/v1/service_pb.js";
 
 /** The calls the loop makes: a CroupierClient has them. */
@@ -27,6 +28,11 @@ export interface MatchSpec {
   game: string;
   /** A preset name; "" or unset = the game's default preset. */
   preset?: string;
+  /**
+   * Options that override the preset, by name, as NewGame takes them:
+   * `{ name: "target", value: { kind: { case: "intValue", value: 100n } } }`.
+   */
+  options?: readonly MessageInitShape<typeof OptionSettingSchema>[];
   /** How many seats. */
   seats: number;
   /** The seed of every shuffle of the match (uint64). */
@@ -106,6 +112,7 @@ export async function playMatch(client: MatchBackend, spec: MatchSpec): Promise<
     preset: spec.preset ?? "",
     seatCount: spec.seats,
     seed,
+    options: [...(spec.options ?? [])],
   });
   const applier =
     (spec.via ?? "stream") === "stream" ? streamApplier(client) : unaryApplier(client);

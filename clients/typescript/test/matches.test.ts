@@ -11,16 +11,21 @@ import { RandomBot } from "../src/bots.js";
 import { createCroupierClient, fieldViolations } from "../src/client.js";
 import { GameStateSchema, MatchPhase } from "../src/gen/croupier/v1/game_pb.js";
 import type { GameDescriptor } from "../src/gen/croupier/v1/options_pb.js";
-import { playMatch } from "../src/playout.js";
+import { type MatchSpec, playMatch } from "../src/playout.js";
 
 const target = process.env["CROUPIER_TARGET"] ?? "";
 const skip = target === "" ? "CROUPIER_TARGET is not set (host:port of a croupier server)" : false;
 // One seed for every game; the bots of seat s draw from seed + s. UNO's
-// matches between random bots are long (2 seats: 11,551 to 35,629 moves over
-// the seeds 1 to 8 and 2025), this seed's is 5,497: the suite's longest match
-// by far, so another seed costs seconds.
+// matches to 500 points between random bots are long (2 seats: 11,551 to
+// 35,629 moves over the seeds 1 to 8 and 2025; 5,497 for this seed, the
+// suite's longest match by far, 31 s of the suite), so UNO plays to a
+// target of 100 here: still a whole match of several rounds, and it also
+// tests that the options reach NewGame.
 const SEED = 2024;
 const MAX_MOVES = 60_000;
+const OPTIONS: Record<string, MatchSpec["options"]> = {
+  uno: [{ name: "target", value: { kind: { case: "intValue", value: 100n } } }],
+};
 
 /** Two seats, or the fewest the default preset takes when that is more. */
 function seatsFor(game: GameDescriptor): number {
@@ -43,10 +48,15 @@ test("a full match of every game, between random bots", { skip, concurrency: tru
         preset: game.defaultPreset,
         seats,
         seed: SEED,
+        options: OPTIONS[game.name] ?? [],
         bots,
         maxMoves: MAX_MOVES,
       });
       assert.equal(state.game, game.name);
+      if (game.name === "uno") {
+        const options = state.options?.game;
+        assert.equal(options?.case === "uno" && options.value.target, 100);
+      }
       assert.equal(state.match?.phase, MatchPhase.MATCH_OVER);
       const winners = state.match?.winners ?? [];
       assert.ok(winners.length > 0, `no winner after ${moves} moves`);
