@@ -52,15 +52,14 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     if seat not in (state.acting_seats or acting_seats(state)):
         return []
     deal = state.uno
-    options = state.options.uno
-    if options.swap_on_five or options.politeness_ready or options.uno_in_centre:
+    rules = rules_of(state)
+    if rules.overlays:
         if deal.HasField("card_swap"):
             return [_encoded(seat, "give", c) for c in sorted(set(deal.hands[seat].cards))]
         if deal.HasField("ready_seat"):
             return [_encoded(seat, "ready")]
         if deal.HasField("slap"):
             return [_encoded(seat, "slap_time_up" if seat == deal.slap.caller else "slap")]
-    rules = rules_of(state)
     out: list[bytes] = []
     holder = seat == state.current_seat
     if holder:
@@ -91,14 +90,15 @@ def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[by
         if rules.voluntary_draw or not legal:
             out.append(_encoded(seat, "draw"))
         return
-    cards = sorted(set(hand))
     if phase == DRAWN:
         drawn = deal.drawn_card
         fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
-        _plays(state, seat, rules, cards if rules.misplay else [drawn] if fits else [], False, out)
+        cards = sorted(set(hand)) if rules.misplay else [drawn] if fits else []
+        _plays(state, seat, rules, cards, False, out)
         if not (fits and rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST):
             out.append(_encoded(seat, "pass"))
     elif phase == RESPOND:
+        cards = sorted(set(hand))
         final = _round_decided(state, rules)
         answers = set() if final else rules.answers(deal.pending_kind, top, colour)
         legal = [c for c in cards if c in answers and _wd4_fits(c, hand, colour, rules)]

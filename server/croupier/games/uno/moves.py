@@ -38,10 +38,21 @@ def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.E
     made after the deal or match ended."""
     table = Table(state)
     deal = table.deal
-    deal.ClearField("reveal")  # a revealed hand is shown until the next move (R7)
+    rules = table.rules
+    if rules.challenge:  # only a challenge reveals a hand (U5)
+        deal.ClearField("reveal")  # a revealed hand is shown until the next move (R7)
     m = move.uno
     action = m.WhichOneof("action") or ""
     seat = move.seat
+    if rules.overlays:
+        _check_overlays(deal, action)
+    _HANDLERS[action](table, seat, m)
+    table.close_stale_catch()
+    return table.events
+
+
+def _check_overlays(deal: pb.UnoState, action: str) -> None:
+    """An open overlay admits only its own moves (H6, H16, H8)."""
     if deal.HasField("card_swap"):
         _overlay(action, "give", Why.UNO_REJECTION_REASON_MUST_GIVE_A_CARD,
                  "give a card for the exchange first", "H6")  # fmt: skip
@@ -54,9 +65,6 @@ def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.E
             "the slap window is open: slap, or the caller calls time",
             "H8",
         )
-    _HANDLERS[action](table, seat, m)
-    table.close_stale_catch()
-    return table.events
 
 
 def _overlay(action: str, only: str, reason: int, message: str, rule: str) -> None:

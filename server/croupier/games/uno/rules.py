@@ -138,6 +138,9 @@ class Rules:
         self.plus_ten = o.plus_ten
         self.bounce = o.reverse_bounce
         self.play_to_last = o.play_to_last
+        # H6's exchange, H16's "Ready" and H8's slap window pause the game
+        # for their own moves: without these options no overlay can be open.
+        self.overlays = self.swap_five or o.politeness_ready or self.slap
         self.seven_rounds = o.seven_rounds
         self.zero50 = o.zero_worth_50
         self.zero50_any = o.zero50_scope == pb.UNO_ZERO_SCOPE_ANY_ZERO
