@@ -30,7 +30,7 @@ game can map each fault to its own typed rejection reason.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from croupier.engine.cards import (
@@ -95,6 +95,9 @@ class MeldRules:
     # Sequences go round the corner (K-A-2); `values` is then indexed by rank
     # (2..14), an ace the same at either end («Мост» R-M-10).
     wrap: bool = False
+    # What a joker adds to a meld's value: None, the card it stands for
+    # (Scala 40 §1.6.4); a number, that («Мост» R-M-03: 0 on the table).
+    joker_value: int | None = None
 
     def set_value(self, rank: int) -> int:
         """What one card of a set of `rank` (2..14) is worth."""
@@ -116,7 +119,7 @@ class Meld:
     identities: tuple[int, ...]
     suit: int  # a sequence's suit; 0 for a set
     low: int
-    value: int
+    value: int  # its places' values, a joker's as MeldRules.joker_value says
     cyclic: bool = False  # a sequence of MeldRules.wrap: `low` is a rank 2..14
 
     @property
@@ -169,7 +172,9 @@ def meld_text(cards: Sequence[int], joker_as: Sequence[int]) -> str:
 
 def set_order(cards: Sequence[int], joker_as: Sequence[int]) -> tuple[list[int], list[int]]:
     """A set's canonical order: naturals ascending (by suit), then jokers by
-    identity (undeclared last), a red joker before a black one."""
+    identity (undeclared last). Which joker stands for which card is the
+    player's choice, so colour orders only jokers of one identity (a tie no
+    valid set has, kept for a stable order of invalid ones)."""
     naturals = sorted(v for v in cards if not is_joker(v))
     jokers = [v for v in cards if is_joker(v)]
     pairs = sorted(zip(jokers, joker_as, strict=True), key=lambda p: (p[1] or 99, p[0]))
@@ -251,7 +256,9 @@ def _analyse_set(
             MeldFault.NOT_IN_ORDER,
             f"{text}: write a set naturals by suit (C D H S), then jokers: {_text(*ordered)}",
         )
-    return Meld(SET, cards, joker_as, identities, 0, rank, rules.set_value(rank) * len(cards))
+    value = rules.set_value(rank) * len(cards)
+    value = _jokers_valued(value, cards, rules, lambda k: rules.set_value(rank))
+    return Meld(SET, cards, joker_as, identities, 0, rank, value)
 
 
 def _analyse_sequence(
@@ -301,6 +308,7 @@ def _analyse_sequence(
             MeldFault.TWO_NATURAL_ACES, f"{text}: a sequence holds one natural ace of its suit"
         )
     value = sum(rules.values[low + k] for k in range(len(cards)))
+    value = _jokers_valued(value, cards, rules, lambda k: rules.values[low + k])
     return Meld(SEQUENCE, cards, joker_as, identities, suit, low, value)
 
 
@@ -337,7 +345,20 @@ def _analyse_cyclic(
                 fault = MeldFault.JOKER_IDENTITY_WRONG
             raise MeldError(fault, f"{text}: not consecutive cards of one suit, in order")
     value = sum(rules.values[RANK_OF[i]] for i in identities)
+    value = _jokers_valued(value, cards, rules, lambda k: rules.values[RANK_OF[identities[k]]])
     return Meld(SEQUENCE, cards, joker_as, identities, suits.pop(), low, value, cyclic=True)
+
+
+def _jokers_valued(
+    value: int, cards: tuple[int, ...], rules: MeldRules, worth: Callable[[int], int]
+) -> int:
+    """`value`, every place of the meld at the card it stands for (`worth`
+    of its index), with each joker at MeldRules.joker_value instead when
+    the game sets one («Мост» R-M-03)."""
+    if rules.joker_value is None:
+        return value
+    jokers = [k for k, card in enumerate(cards) if is_joker(card)]
+    return value + sum(rules.joker_value - worth(k) for k in jokers)
 
 
 # -- adding to a meld and swapping its jokers -----------------------------------

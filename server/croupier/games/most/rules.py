@@ -44,9 +44,14 @@ class Rules:
         self.max_deals = o.max_deals
         # R-M-10 to R-M-14: any number of jokers, sequences round the corner,
         # each rank once. A meld always holds a natural whatever
-        # min_naturals_per_meld says: the pack has two jokers (C-M-3).
+        # min_naturals_per_meld says: the pack has two jokers (C-M-3). A
+        # joker on the table is worth nothing (R-M-03).
         self.melds = MeldRules(
-            max_jokers=UNLIMITED, max_sequence_length=13, values=RANK_VALUES, wrap=True
+            max_jokers=UNLIMITED,
+            max_sequence_length=13,
+            values=RANK_VALUES,
+            wrap=True,
+            joker_value=0,
         )
 
 
