@@ -13,9 +13,10 @@ keep). When a card or a joker is owed, a short search looks for a sequence
 of actions that places it and still leaves a discard:
 
 * opened seat: lay the owed card off, swap it for its joker, lay it in a new
-  three-card meld (every meld holding it holds a three-card one), or extend
-  a sequence of its suit card by card towards it; swaps that bring a joker
-  into the hand are tried too. Each step it finds is one the checker
+  three-card meld (every meld holding it holds a three-card one), extend a
+  sequence of its suit card by card towards it, or (V14) split a sequence
+  of its suit with it and up to two more naturals of the hand; swaps that
+  bring a joker into the hand are tried too. Each step it finds is one the checker
   accepts, and the rest of the plan is found again after it, so a turn the
   search calls completable is never a dead end.
 * unopened seat (V6 / V16): the opening finder looks for an opening that
@@ -30,6 +31,7 @@ from croupier.engine.melds import SEQUENCE, spots
 from croupier.games.scala40.opening import best_opening, templates
 from croupier.games.scala40.position import Position
 from croupier.games.scala40.rules import OPENING_THRESHOLD
+from croupier.games.scala40.splits import candidate_additions, split_options
 from croupier.v1 import scala40_pb2 as pb
 
 Why = pb.Scala40RejectionReason
@@ -147,6 +149,8 @@ def _steps(pos: Position):  # type: ignore[no-untyped-def]
             if useful:
                 joker_as = spot.joker_as if meld.kind != SEQUENCE else 0
                 yield _lay_off(table_meld.id, spot.value, spot.end, joker_as)
+    if owed and not is_joker(owed) and rules.split_max5:
+        yield from _splits_with(pos, owed)
     for table_meld in pos.melds:
         for natural in _swappable(table_meld.meld, naturals_held):
             yield _swap(table_meld.id, natural)
@@ -156,6 +160,19 @@ def _steps(pos: Position):  # type: ignore[no-untyped-def]
                 continue
             if (owed and not is_joker(owed) and owed in t.naturals) or (want_joker and t.jokers):
                 yield _meld(t, jokers)
+
+
+def _splits_with(pos: Position, owed: int):  # type: ignore[no-untyped-def]
+    """V14: the splits of a sequence of the owed card's suit that take it
+    (a lay-off that would grow a sequence past five is a split, T-S40-27)."""
+    for table_meld in pos.melds:
+        meld = table_meld.meld
+        if meld.kind != SEQUENCE or meld.suit != SUIT_OF[owed]:
+            continue
+        for added in candidate_additions(meld, pos.hand):
+            if owed in added:
+                for parts in split_options(pos.rules, meld, added):
+                    yield _split(table_meld.id, parts)
 
 
 def _swappable(meld, naturals_held: set[int]) -> list[int]:  # type: ignore[no-untyped-def]
@@ -170,6 +187,10 @@ def _lay_off(meld_id: int, value: int, end: int, joker_as: int):  # type: ignore
 
 def _swap(meld_id: int, natural: int):  # type: ignore[no-untyped-def]
     return lambda pos: pos.swap_joker(meld_id, natural)
+
+
+def _split(meld_id: int, parts):  # type: ignore[no-untyped-def]
+    return lambda pos: pos.split(meld_id, parts)
 
 
 def _meld(template, jokers: list[int]):  # type: ignore[no-untyped-def]
