@@ -6,6 +6,7 @@ import pytest
 
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
+from croupier.engine.uno_cards import uno_card_text, uno_deck
 from croupier.v1 import service_pb2
 
 from .conftest import settings
@@ -215,3 +216,21 @@ def test_regression_a_refill_passed_on_by_an_exchange_is_not_shown(table):
     assert drawn[0].count == 5 and not drawn[0].uno_cards
     assert table.size(s, 1) == 5  # P0's refill, passed on
     assert table.hand(s, 0) == table.hand(before, 3)
+
+
+def test_c_uno_10_h16_counts_the_penalty_owed_not_the_cards_an_empty_stock_gives(table):
+    """RULES.md H16: a penalty of 4 waits for "Ready" even when the piles hold
+    fewer cards (B29 forfeits the rest). P0's Wild Draw Four (Mattel, no
+    challenge, no answer) makes P1 draw 4 with one card in the stock and only
+    the R9 under the +4 to restock: he draws 2, and play waits for his READY."""
+    deck = [uno_card_text(v) for v in uno_deck(blank_cards=False)]
+    for named in ("R9", "G5", "W+4", "Y1"):
+        deck.remove(named)
+    hands = {0: "W+4 Y1", 1: " ".join(deck[:35]), 2: " ".join(deck[35:70]),
+             3: " ".join(deck[70:])}  # fmt: skip
+    ready = {"politeness_ready": True, "challenge_enabled": False}
+    s = table.build("mattel", top="R9", stock="G5", hands=hands, options=ready)
+    before = len(s.uno.hands[1].cards)
+    s = table.ok(s, table.play(0, "W+4", "G"))
+    assert len(s.uno.hands[1].cards) == before + 2 and not s.uno.stock
+    assert table.acting(s) == [1] and table.legal(s, 1) == {"READY"}
