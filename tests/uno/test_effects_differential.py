@@ -16,8 +16,11 @@ taken from the engine is the order of a restocked stock (the shuffle): the
 model checks that the new stock and the cards drawn from it hold exactly the
 cards R9 / C-UNO-8 say.
 
-Out of the model's scope (never switched on here): H3, H5, H6, H8, H12, H13,
-H16 and U16 (misplays), which other tests cover.
+The house rules that add state are modelled too: H3 (seven-zero), H5
+(silence, reports), H6 (the 5's exchange), H8 (the slap window), H12 (play to
+the last: finished seats, placement), H13 (stages and refills), H16 ("Ready"
+after a penalty of 4 or more owed) and U16/H17 (misplays, false calls and
+catches, which the playouts make on purpose).
 """
 
 from __future__ import annotations
@@ -25,6 +28,8 @@ from __future__ import annotations
 import random
 from collections import Counter
 from dataclasses import dataclass, field
+from collections.abc import Callable
+from typing import Any
 
 import pytest
 
@@ -46,6 +51,7 @@ R, Y, G, B = uc.RED, uc.YELLOW, uc.GREEN, uc.BLUE
 WHEEL_CW = {R: B, B: G, G: Y, Y: R}
 WHEEL_CCW = {v: k for k, v in WHEEL_CW.items()}
 DRAW_KINDS = (P2, P4, P10)
+TWOS, BLACK = pb.UNO_SILENT_TRIGGER_TWOS, pb.UNO_SILENT_TRIGGER_BLACK
 
 
 # -- the options, as the model reads them -------------------------------------------------
@@ -80,6 +86,14 @@ class Opts:
     h14: bool
     any_zero: bool
     blanks: bool
+    h3: bool = False
+    h5: int = 0  # 0 off, TWOS, BLACK
+    h6: bool = False
+    h8: bool = False
+    h12: bool = False
+    h13: bool = False
+    h16: bool = False
+    u16: bool = False
 
     @staticmethod
     def of(state: game_pb2.GameState) -> Opts:
@@ -110,6 +124,14 @@ class Opts:
             h14=o.zero_worth_50,
             any_zero=o.zero50_scope == pb.UNO_ZERO_SCOPE_ANY_ZERO,
             blanks=o.blank_cards_in_deck,
+            h3=o.seven_zero,
+            h5=o.silent_trigger if o.silent_trigger in (TWOS, BLACK) else 0,
+            h6=o.swap_on_five,
+            h8=o.uno_in_centre,
+            h12=o.play_to_last,
+            h13=o.seven_rounds,
+            h16=o.politeness_ready,
+            u16=o.misplay_penalty,
         )
 
 
@@ -169,6 +191,15 @@ class M:
     pool: Counter[int] | None = None
     unknown: Counter[int] = field(default_factory=Counter)
     restocks: int = 0
+    # The house rules' state.
+    silence: bool = False
+    silence_seat: int | None = None  # H5 TWOS: the seat whose next turn ends it
+    slap: tuple[int, list[int]] | None = None  # H8: the caller, the seats that slapped
+    swap: tuple[int, int, int] | None = None  # H6: offered by, offered to, the card
+    finished: list[int] = field(default_factory=list)  # H12
+    stages: list[int] = field(default_factory=list)  # H13
+    ready: int | None = None  # H16
+    final_w: int | None = None  # the winner while a final W+4 awaits its answer
 
 
 def snapshot(state: game_pb2.GameState) -> M:
@@ -197,12 +228,59 @@ def snapshot(state: game_pb2.GameState) -> M:
         deal_winners=list(state.match.deal_winners),
         winners=list(state.match.winners),
         round_loser=u.round_loser,
+        silence=u.silence,
+        silence_seat=u.silence_seat if u.HasField("silence_seat") else None,
+        slap=(u.slap.caller, list(u.slap.slapped)) if u.HasField("slap") else None,
+        swap=(
+            (u.card_swap.offered_by, u.card_swap.offered_to, u.card_swap.card)
+            if u.HasField("card_swap")
+            else None
+        ),
+        finished=list(u.finished),
+        stages=list(u.stages),
+        ready=u.ready_seat if u.HasField("ready_seat") else None,
     )
 
 
+def read(state: game_pb2.GameState, o: Opts) -> M:
+    """The engine's position, with what the model infers from it: a final
+    W+4 awaits its answer when its player's hand is empty (R10) and, under
+    H12, nobody else but its target still holds cards."""
+    m = snapshot(state)
+    w = m.top_player
+    if m.phase == RESPOND and m.pk == P4 and w is not None and not m.hands[w]:
+        if not o.h12:
+            m.final_w = w
+        elif len(in_round(m)) <= 1:
+            m.final_w = m.finished[0]
+    return m
+
+
 def nxt(m: M, p: int) -> int:
-    """§0.4 next(p): the next seat in the direction of play."""
-    return (p + m.d) % len(m.hands)
+    """§0.4 next(p): the next seat in the direction of play that is still in
+    the round (H12: finished seats are left out)."""
+    n = len(m.hands)
+    q = (p + m.d) % n
+    while q in m.finished and q != p:
+        q = (q + m.d) % n
+    return q
+
+
+def in_round(m: M) -> list[int]:
+    """The seats still in the round (H12)."""
+    return [i for i in range(len(m.hands)) if i not in m.finished]
+
+
+def penalty(m: M, o: Opts, p: int, k: int) -> None:
+    """A penalty draw of `k` (a pending effect, a challenge, a catch, a
+    slap, a report, a misplay): the drawn card of phase DRAWN is kept; H16
+    (C-UNO-10, RULES.md H16): a penalty of 4 or more owed waits for READY,
+    however many cards the stock let him draw."""
+    drawn = m.drawn
+    draw(m, p, k)
+    m.drawn = drawn
+    if o.h16 and k >= 4:
+        m.ready = p
 
 
 # -- drawing and restocking -----------------------------------------------------------------
@@ -269,6 +347,10 @@ def give_turn(m: M, o: Opts, to: int, kind: int = 0, count: int = 0) -> None:
     is skipped, an effect aimed at it resolves as if accepted (D3), a skip
     consumes both."""
     m.drawn = 0
+    if o.h5 == TWOS and m.silence and m.silence_seat == to:
+        # C-UNO-10: the 2's player's next turn begins (to play, as a target,
+        # or lost to a skip).
+        m.silence, m.silence_seat = False, None
     if kind:
         if waits(o, kind) and to not in m.lost:
             m.phase, m.current, m.pk, m.pc = RESPOND, to, kind, count
@@ -277,7 +359,7 @@ def give_turn(m: M, o: Opts, to: int, kind: int = 0, count: int = 0) -> None:
         m.challengeable = False  # accepted / resolved at once (C-UNO-8)
         m.pk = m.pc = 0
         if kind != PSKIP:
-            draw(m, to, count)
+            penalty(m, o, to, count)
         give_turn(m, o, nxt(m, to))
         return
     m.pk = m.pc = 0
@@ -299,11 +381,22 @@ def named_colour(m: M, o: Opts, chosen: int) -> int:
     return chosen
 
 
-def play_card(m: M, o: Opts, t: Track, p: int, card: int, chosen: int, uno: bool) -> None:
+def play_card(
+    m: M,
+    o: Opts,
+    t: Track,
+    p: int,
+    card: int,
+    chosen: int,
+    uno: bool,
+    swap_with: int | None = None,
+    give: int = 0,
+) -> None:
     """§2.4 (and H1 for a jump-in, which is played "as if on the jumper's own
     turn; play continues from the jumper", B16): the card lands, its colour
-    becomes current, the UNO duty (§2.6), the round end (§2.8, R10) or the
-    card's effect on the turn."""
+    becomes current, the UNO duty (§2.6) and H8's window, H5's silence, an
+    emptied hand (H13's refill, H12's finish, or the round end §2.8, R10),
+    H3's and H6's exchanges, then the card's effect on the turn."""
     before_kind, before_count = m.pk, m.pc
     colour_before = m.colour
     hand = m.hands[p]
@@ -314,17 +407,43 @@ def play_card(m: M, o: Opts, t: Track, p: int, card: int, chosen: int, uno: bool
     m.pk = m.pc = 0
     m.drawn = 0
     kind = KIND[card]
+    number = NUMBER[card] if kind == K.NUMBER else -1
     m.colour = named_colour(m, o, chosen) if uc.is_black(card) else COLOUR[card]
     # §2.6 / R8: a second-to-last card played without the call opens a catch window.
     m.offender = p if len(hand) == 1 and not uno else None
+    if o.h8 and len(hand) == 1 and uno:
+        m.slap = (p, [])  # H8: with the call, the slap window instead
+    if o.h5 == BLACK and m.silence and m.colour != colour_before:
+        m.silence = False  # C-UNO-10: the colour changed
+    if o.h5 == BLACK and kind in (K.WILD, K.WILD_DRAW_FOUR):
+        m.silence = True
+    if o.h5 == TWOS and number == 2:
+        m.silence, m.silence_seat = True, p  # B19: a newer 2 moves the end to its player
     stacked = o.h4 and before_kind in DRAW_KINDS
     if kind == K.WILD_DRAW_FOUR:
         # §2.5: guilty iff the rest of the hand held the colour current before it.
         t.guilty = any(COLOUR[c] == colour_before for c in hand)
         t.colour_before = colour_before
     if not hand:
-        final_card(m, o, t, p, kind, before_kind, before_count, stacked)
-        return
+        if o.h13 and m.stages[p] > 1:
+            # H13: the hand is refilled with k - 1 cards, then the card acts.
+            draw(m, p, m.stages[p] - 1)
+            m.stages[p] -= 1
+            m.drawn = 0
+        elif o.h12 and len(in_round(m)) > 2:
+            m.finished.append(p)  # H12: he leaves; his card still acts
+        else:
+            if o.h12:
+                m.finished.append(p)
+            final_card(m, o, t, p, kind, before_kind, before_count, stacked)
+            return
+    left = p in m.finished
+    if o.h3 and number == 7 and swap_with is not None:
+        exchange(m, {p: swap_with, swap_with: p})  # H3: whole hands
+    if o.h3 and number == 0 and not left:
+        exchange(m, {i: nxt(m, i) for i in in_round(m)})  # H3: each to next(i)
+    if o.h6 and number == 5 and swap_with is not None:
+        m.swap = (p, swap_with, give)  # H6: waits for the other seat's card
     if kind == K.SKIP:
         give_turn(m, o, nxt(m, p), PSKIP)
     elif kind == K.REVERSE:
@@ -333,8 +452,8 @@ def play_card(m: M, o: Opts, t: Track, p: int, card: int, chosen: int, uno: bool
             # H11 bounce (B17, count unchanged) or a Reverse jumped in on a
             # pending effect (H1, B16): the same effect goes on to next(p).
             give_turn(m, o, nxt(m, p), before_kind, before_count)
-        elif o.n == 2 and o.u12:
-            give_turn(m, o, nxt(m, p), PSKIP)  # U12, C-UNO-5
+        elif len(in_round(m)) == 2 and o.u12:
+            give_turn(m, o, nxt(m, p), PSKIP)  # U12, C-UNO-5, R12 (two left under H12)
         else:
             give_turn(m, o, nxt(m, p))
     elif kind == K.DRAW_TWO:
@@ -348,13 +467,25 @@ def play_card(m: M, o: Opts, t: Track, p: int, card: int, chosen: int, uno: bool
         give_turn(m, o, nxt(m, p))
 
 
+def exchange(m: M, to: dict[int, int]) -> None:
+    """H3: the hand of each seat `i` goes to `to[i]` (with the count of the
+    cards it drew from a restocked stock, still to be read off the engine)."""
+    hands, unknown = list(m.hands), Counter(m.unknown)
+    for i, j in to.items():
+        m.hands[j] = hands[i]
+        m.unknown[j] = unknown[i]
+
+
 def final_card(
     m: M, o: Opts, t: Track, p: int, kind: int, before_kind: int, before_count: int, stacked: bool
 ) -> None:
     """§2.8 / R10 / U13 / B32 / D16: the round ends with the play that empties
     a hand; a final draw card (or a Reverse bouncing one) still makes its
     target draw the whole count, without answer; a final W+4 waits for its
-    target to accept or challenge when U5 is on (the challenge fails, B11)."""
+    target to accept or challenge when U5 is on (the challenge fails, B11).
+    H12: the round ends when one seat is left holding cards; the first to
+    finish wins."""
+    winner = m.finished[0] if o.h12 else p
     count, target_kind = 0, 0
     if kind == K.DRAW_TWO:
         count, target_kind = 2 + (before_count if stacked else 0), P2
@@ -372,10 +503,11 @@ def final_card(
         if target_kind == P4 and o.u5 and target not in m.lost and kind == K.WILD_DRAW_FOUR:
             m.challengeable = True
             m.phase, m.current, m.pk, m.pc = RESPOND, target, P4, count
+            m.final_w = winner
             return
         m.lost.discard(target)
         draw(m, target, count)
-    end_round(m, o, p)
+    end_round(m, o, winner)
 
 
 # -- the round's end ------------------------------------------------------------------------
@@ -406,6 +538,8 @@ def end_round(m: M, o: Opts, w: int) -> None:
     the winner)."""
     m.phase, m.pk, m.pc, m.drawn, m.offender = DEAL_OVER, 0, 0, 0, None
     m.challengeable = False
+    m.final_w = None
+    m.silence, m.silence_seat, m.slap, m.swap, m.ready = False, None, None, None, None
     n = len(m.hands)
     values = [hand_value(o, h) for h in m.hands]
     m.deal_winners = [w]
@@ -425,6 +559,8 @@ def end_round(m: M, o: Opts, w: int) -> None:
         m.scores[w] += 1
         order = [(w + k) % n for k in range(1, n)]
         m.round_loser = max(order, key=lambda i: (values[i], -order.index(i)))
+        if o.h12:
+            m.round_loser = in_round(m)[0]  # B25: the last holder
         over = m.deal_number >= o.lazy_rounds
         best = max(m.scores)
         m.winners = [i for i in range(n) if m.scores[i] == best] if over else []
@@ -434,14 +570,22 @@ def end_round(m: M, o: Opts, w: int) -> None:
 # -- a move -----------------------------------------------------------------------------------
 
 
-def predict(m: M, o: Opts, t: Track, seat: int, move: pb.UnoMove) -> M:
-    """The position after `seat` makes `move` (changes `m` in place)."""
+def predict(m: M, o: Opts, t: Track, seat: int, move: pb.UnoMove, misplay: bool = False) -> M:
+    """The position after `seat` makes `move` (changes `m` in place).
+    `misplay`: a card the model holds illegal here, played under U16."""
     action = move.WhichOneof("action")
-    if action in ("play", "jump_in", "draw", "accept", "challenge"):
+    if misplay:
+        # H17 / B33 / D5: the card stays, its player draws 2, his turn goes
+        # on; no window opens or closes.
+        penalty(m, o, seat, 2)
+    elif action in ("play", "jump_in", "draw", "accept", "challenge"):
         m.offender = None  # C-UNO-4: the catch window closes
-    if action in ("play", "jump_in"):
+    if misplay:
+        pass
+    elif action in ("play", "jump_in"):
         p = getattr(move, action)
-        play_card(m, o, t, seat, p.card, p.colour, p.uno)
+        swap_with = p.swap_with if p.HasField("swap_with") else None
+        play_card(m, o, t, seat, p.card, p.colour, p.uno, swap_with, p.give)
     elif action == "draw":
         # R4 / U9: the drawn card may be played (phase DRAWN) unless NEVER;
         # a draw that finds nothing ends the turn.
@@ -458,13 +602,50 @@ def predict(m: M, o: Opts, t: Track, seat: int, move: pb.UnoMove) -> M:
         challenge(m, o, t, seat)
     elif action == "catch":
         # §2.6 / U11: the offender draws the penalty; the window closes.
-        off = move.catch.seat
-        m.offender = None
-        draw(m, off, o.penalty)
+        # U16/H17: a false catch costs its maker 2.
+        if move.catch.seat == m.offender:
+            m.offender = None
+            penalty(m, o, move.catch.seat, o.penalty)
+        else:
+            penalty(m, o, seat, 2)
     elif action == "call_uno":
-        m.offender = None  # U10 UNTIL_CAUGHT: a late call protects
+        if seat == m.offender and o.until_caught:
+            m.offender = None  # U10 UNTIL_CAUGHT: a late call protects
+        else:
+            penalty(m, o, seat, 2)  # U16, C-UNO-11: a false call
     elif action == "name_colour":
         m.colour, m.phase = move.name_colour.colour, PLAY  # U1a
+    elif action == "slap":
+        # H8 / D8: the last of the others to slap draws 2; the window closes.
+        assert m.slap is not None
+        caller, slapped = m.slap
+        slapped.append(seat)
+        if set(in_round(m)) - {caller} <= set(slapped):
+            m.slap = None
+            penalty(m, o, seat, 2)
+    elif action == "slap_time_up":
+        # B22: every seat that has not slapped draws 2.
+        assert m.slap is not None
+        caller, slapped = m.slap
+        m.slap = None
+        for i in in_round(m):
+            if i != caller and i not in slapped:
+                penalty(m, o, i, 2)
+    elif action == "report_silence":
+        # H5: the reported seat draws 2 and the silence ends.
+        m.silence, m.silence_seat = False, None
+        penalty(m, o, move.report_silence.seat, 2)
+    elif action == "give":
+        # H6 / B20: the two cards change hands.
+        assert m.swap is not None
+        by, to, card = m.swap
+        m.swap = None
+        m.hands[to].remove(move.give.card)
+        m.hands[by].append(move.give.card)
+        m.hands[by].remove(card)
+        m.hands[to].append(card)
+    elif action == "ready":
+        m.ready = None  # H16
     else:
         raise AssertionError(f"move outside the model: {action}")
     if m.offender is not None and m.pool is None and len(m.hands[m.offender]) != 1:
@@ -479,10 +660,9 @@ def accept(m: M, o: Opts, seat: int) -> None:
     m.challengeable = False
     m.pk = m.pc = 0
     if kind != PSKIP:
-        draw(m, seat, count)
-    finished = [i for i, h in enumerate(m.hands) if not h]
-    if finished:
-        end_round(m, o, finished[0])
+        penalty(m, o, seat, count)
+    if m.final_w is not None:
+        end_round(m, o, m.final_w)
     else:
         give_turn(m, o, nxt(m, seat))
 
@@ -497,21 +677,23 @@ def challenge(m: M, o: Opts, t: Track, seat: int) -> None:
     assert w is not None
     m.challengeable = False
     m.pk = m.pc = 0
-    finished = not m.hands[w]
-    if t.guilty and not finished:
+    final = m.final_w
+    if t.guilty and final is None:
         if o.seed_outcome:
             m.hands[w].append(m.discard.pop())
+            if o.h5 == BLACK and m.colour != t.colour_before:
+                m.silence = False  # C-UNO-10: the revert changes the colour
             m.colour = t.colour_before
             m.top_player = None
-            draw(m, w, total)
+            penalty(m, o, w, total)
             m.lost.add(w)
         else:
-            draw(m, w, total)
+            penalty(m, o, w, total)
         m.phase, m.current, m.drawn = PLAY, seat, 0
         return
-    draw(m, seat, total + 2)
-    if finished:
-        end_round(m, o, w)
+    penalty(m, o, seat, total + 2)
+    if final is not None:
+        end_round(m, o, final)
     else:
         give_turn(m, o, nxt(m, seat))
 
@@ -563,6 +745,7 @@ def predict_deal(before: M, o: Opts, after: M) -> list[str]:
         "scores": before.scores,
         "deal_number": before.deal_number + 1,
         "match_phase": IN_PROGRESS,
+        "house": (False, None, None, None, [], [7] * n if o.h13 else [], None),
     }
     got = {
         "dealer": after.dealer,
@@ -578,6 +761,15 @@ def predict_deal(before: M, o: Opts, after: M) -> list[str]:
         "scores": after.scores,
         "deal_number": after.deal_number,
         "match_phase": after.match_phase,
+        "house": (
+            after.silence,
+            after.silence_seat,
+            after.slap,
+            after.swap,
+            after.finished,
+            after.stages,
+            after.ready,
+        ),
     }
     for key, value in expect.items():
         if got[key] != value:
@@ -612,6 +804,8 @@ def compare(model: M, engine: M) -> list[str]:
         check("stock (restocked)", model.pool, Counter(engine.stock))
     check("discard", model.discard, engine.discard)
     check("scores", model.scores, engine.scores)
+    check("finished", model.finished, engine.finished)
+    check("stages", model.stages, engine.stages)
     if model.phase == DEAL_OVER:
         check("deal_points", model.deal_points, engine.deal_points)
         check("deal_winners", model.deal_winners, engine.deal_winners)
@@ -628,6 +822,11 @@ def compare(model: M, engine: M) -> list[str]:
     check("challengeable", model.challengeable, engine.challengeable)
     if model.phase == DRAWN:
         check("drawn", model.drawn, engine.drawn)
+    check("silence", model.silence, engine.silence)
+    check("silence_seat", model.silence_seat, engine.silence_seat)
+    check("slap", model.slap, engine.slap)
+    check("swap", model.swap, engine.swap)
+    check("ready", model.ready, engine.ready)
     return problems
 
 
@@ -670,25 +869,68 @@ TABLES: list[tuple[str, dict[str, object]]] = [
               "colour_rotation": True, "target": 150}),
 ]  # fmt: skip
 
+# The house rules that add state (H3, H5, H6, H8, H12, H13, H16, U16), each
+# alone and together as §2.12 allows (H12 with LAZY scoring, C-UNO-6).
+HOUSE_TABLES: list[tuple[str, dict[str, object]]] = [
+    ("seed", {"seven_zero": True, "target": 150}),
+    ("mattel", {"seven_zero": True, "jump_in": True, "target": 150}),
+    ("seed", {"silent_trigger": "TWOS", "target": 150}),
+    ("seed", {"silent_trigger": "BLACK", "target": 150}),
+    ("mattel", {"silent_trigger": "TWOS", "target": 150}),
+    ("seed", {"silent_trigger": "TWOS", "stacking": True, "reverse_bounce": True, "target": 150}),
+    ("mattel", {"silent_trigger": "BLACK", "colour_rotation": True, "target": 150}),
+    ("seed", {"swap_on_five": True, "target": 150}),
+    ("seed", {"uno_in_centre": True, "target": 150}),
+    ("mattel", {"uno_in_centre": True, "target": 150}),
+    ("seed", {"play_to_last": True, "lazy_rounds": 3}),
+    ("mattel", {"play_to_last": True, "scoring_method": "LAZY", "lazy_rounds": 3}),
+    ("seed", {"seven_rounds": True, "target": 150}),
+    ("seed", {"politeness_ready": True, "stacking": True, "target": 150}),
+    ("mattel", {"politeness_ready": True, "uno_penalty": 4, "target": 150}),
+    ("seed", {"misplay_penalty": True, "target": 150}),
+    ("mattel", {"misplay_penalty": True, "target": 150}),
+    ("seed", {"play_to_last": True, "seven_rounds": True, "seven_zero": True, "lazy_rounds": 3}),
+    ("seed", {"seven_zero": True, "silent_trigger": "TWOS", "swap_on_five": True,
+              "uno_in_centre": True, "play_to_last": True, "seven_rounds": True,
+              "politeness_ready": True, "misplay_penalty": True, "stacking": True,
+              "jump_in": True, "lazy_rounds": 3}),
+    ("mattel", {"seven_zero": True, "silent_trigger": "BLACK", "swap_on_five": True,
+                "uno_in_centre": True, "politeness_ready": True, "misplay_penalty": True,
+                "reverse_bounce": True, "uno_penalty": 4, "target": 150}),
+]  # fmt: skip
+
 MOVES_PER_TABLE = 300
 # What the playouts exercised (read by the coverage test below).
 SEEN: Counter[str] = Counter()
 
 
-def run_table(preset: str, options: dict[str, object], seed: int, moves: int) -> tuple[int, int]:
+def run_table(
+    preset: str,
+    options: dict[str, object],
+    seed: int,
+    moves: int,
+    seats: int = 0,
+    edit: Callable[[game_pb2.GameState], None] | None = None,
+) -> tuple[int, int]:
     """Plays `moves` random moves of random acting seats, comparing the model
     with the engine after each move and each NextDeal. Returns the number of
     moves and deals compared."""
     rng = random.Random(seed)
-    seats = 2 + seed % 4
+    seats = seats or 2 + seed % 4
     s = Session.new("uno", preset=preset, seat_count=seats, seed=seed, options=options)
+    if edit is not None:
+        # A first deal changed by `edit` into a position playouts rarely
+        # reach (a valid state: Session checks it in full).
+        state = s.state
+        edit(state)
+        s = Session(state)
     o = Opts.of(s.state)
     t = Track()
     compared = deals = 0
     for number in range(moves):
         if s.over:
             break
-        before = snapshot(s.state)
+        before = read(s.state, o)
         if s.deal_over:
             s.next_deal()
             problems = predict_deal(before, o, snapshot(s.state))
@@ -701,25 +943,168 @@ def run_table(preset: str, options: dict[str, object], seed: int, moves: int) ->
         seat, ms = rng.choice(listed)
         # Mostly a card when there is one, so that rounds and matches end.
         cards = [m for m in ms if m.move.uno.WhichOneof("action") in ("play", "jump_in")]
+        if o.u16 and rng.random() < 0.85:
+            # U16 lists every card: mostly one the rules allow, so that rounds end.
+            cards = [c for c in cards if allowed_choice(before, o, seat, c)]
         choice = rng.choice(cards if cards and rng.random() < 0.8 else ms)
+        wrong = misplay(before, o, rng, seat, ms) if o.u16 and rng.random() < 0.03 else None
+        playing = action_of(choice) in ("play", "jump_in")
+        if o.u16 and wrong is None and playing and not allowed_choice(before, o, seat, choice):
+            wrong = choice.move  # listed under U16, forbidden by the rules
+        listed_wrong = wrong is choice.move
+        if wrong is not None:
+            action = wrong.uno.WhichOneof("action")
+            SEEN[f"misplay {action}"] += 1
+            model = predict(before, o, t, seat, wrong.uno, misplay=True)
+            if listed_wrong:
+                s.play(choice)
+            else:
+                s.apply(wrong)
+            problems = compare(model, snapshot(s.state))
+            assert not problems, (preset, options, seed, number, "misplay", seat, problems)
+            compared += 1
+            continue
         action = choice.move.uno.WhichOneof("action")
         SEEN[action] += 1
+        SEEN[house_seen(before, o, seat, choice.move.uno)] += 1
         if action == "challenge":
             SEEN["challenge guilty" if t.guilty else "challenge innocent"] += 1
         if action == "play" and before.phase == RESPOND:
             SEEN["answer " + uc.uno_card_text(choice.move.uno.play.card)[1:]] += 1
+        before_finished, before_stages = list(before.finished), list(before.stages)
+        before_ready, before_slap = before.ready is not None, before.slap is not None
         model = predict(before, o, t, seat, choice.move.uno)
         SEEN["restock"] += model.restocks
         if model.phase == DEAL_OVER:
             SEEN["round end"] += 1
+            SEEN["H12 round end"] += o.h12
+            SEEN["H13 stage-1 win"] += o.h13
             SEEN["match end"] += model.match_phase == M_OVER
         if model.lost:
             SEEN["lost turn pending"] += 1
+        SEEN["H12 finished"] += len(model.finished) > len(before_finished)
+        SEEN["H13 refill"] += sum(model.stages) < sum(before_stages)
+        SEEN["H16 ready awaited"] += model.ready is not None and not before_ready
+        SEEN["H8 window"] += model.slap is not None and not before_slap
         s.play(choice)
         problems = compare(model, snapshot(s.state))
         assert not problems, (preset, options, seed, number, choice.notation, seat, problems)
         compared += 1
     return compared, deals
+
+
+def legal_in_play(m: M, card: int) -> bool:
+    """R3: a coloured card on the top card in the current colour."""
+    top = m.discard[-1]
+    if uc.is_black(card) or COLOUR[card] == m.colour:
+        return True
+    if uc.is_black(top):
+        return False
+    if KIND[top] == K.NUMBER:
+        return KIND[card] == K.NUMBER and NUMBER[card] == NUMBER[top]
+    return KIND[card] == KIND[top]
+
+
+def allowed(m: M, o: Opts, seat: int, action: str, card: int) -> bool:
+    """Whether the rules let `seat` play `card` now (for U16, where the
+    engine lists every card and a forbidden one is a misplay; the U16
+    tables leave U7 at CHALLENGE_ONLY): R3 on one's turn, only the drawn card after a draw
+    (R4, U9), the answers of R6 to a pending effect (U3, U4, H1, H4, H11),
+    a card identical to the top for a jump-in (H1, B35)."""
+    top = m.discard[-1]
+    kind, colour = KIND[card], COLOUR[card]
+    if action == "jump_in":
+        return card == top and kind not in (K.WILD_DRAW_FOUR, K.BLANK)
+    if m.phase == DRAWN and (card != m.drawn or o.play_drawn == pb.UNO_PLAY_DRAWN_NEVER):
+        return False
+    if m.phase in (PLAY, DRAWN):
+        return legal_in_play(m, card)
+    if m.phase != RESPOND:
+        return False
+    bounce = o.h11 and kind == K.REVERSE and colour == m.colour
+    if m.pk == P2:
+        return (
+            bounce
+            or (kind == K.DRAW_TWO and (o.u3 or o.h4 or (o.h1 and card == top)))
+            or (kind == K.WILD_DRAW_FOUR and o.mixed)
+        )
+    if m.pk == P4:
+        return (
+            bounce
+            or (kind == K.DRAW_TWO and o.u4 and colour == m.colour)
+            or (kind == K.WILD_DRAW_FOUR and o.h4)
+        )
+    if m.pk == P10:
+        return kind == K.BLANK and o.h4
+    return bounce or (o.h1 and card == top)
+
+
+def action_of(choice: object) -> str:
+    return choice.move.uno.WhichOneof("action")  # type: ignore[attr-defined, no-any-return]
+
+
+def allowed_choice(m: M, o: Opts, seat: int, choice: object) -> bool:
+    action = action_of(choice)
+    card = getattr(choice.move.uno, action).card  # type: ignore[attr-defined]
+    return allowed(m, o, seat, action, card)
+
+
+def misplay(
+    m: M, o: Opts, rng: random.Random, seat: int, listed: list[Any]
+) -> game_pb2.Move | None:
+    """U16: a coloured card the model holds illegal for the seat to act —
+    in PLAY one R3 forbids, in RESPOND a number card (never an answer), in
+    DRAWN another card than the drawn one — when the engine lists no play
+    of it (not a 7 under H3 nor a 5 under H6, whose choices would be
+    refused first)."""
+    if seat != m.current or m.phase not in (PLAY, RESPOND, DRAWN) or not listed:
+        return None
+    if m.swap or m.ready is not None or m.slap:
+        return None  # D8: the game waits for an exchange, a "Ready" or the slaps
+    offered = {x.move.uno.play.card for x in listed if x.move.uno.WhichOneof("action") == "play"}
+    wrong = []
+    for card in set(m.hands[seat]):
+        if uc.is_black(card) or card in offered:
+            continue
+        if KIND[card] == K.NUMBER and NUMBER[card] in (7 if o.h3 else -1, 5 if o.h6 else -1):
+            continue
+        if m.phase == PLAY and legal_in_play(m, card):
+            continue
+        if m.phase == RESPOND and KIND[card] != K.NUMBER:
+            continue
+        if m.phase == DRAWN and card == m.drawn:
+            continue
+        wrong.append(card)
+    if not wrong:
+        return None
+    move = game_pb2.Move()
+    move.CopyFrom(listed[0].move)
+    move.uno.Clear()
+    move.uno.play.card = rng.choice(sorted(wrong))
+    return move
+
+
+def house_seen(m: M, o: Opts, seat: int, move: pb.UnoMove) -> str:
+    """What a move exercised of the house rules (for the coverage test)."""
+    action = move.WhichOneof("action")
+    if action in ("play", "jump_in"):
+        p = getattr(move, action)
+        card, hand = p.card, m.hands[seat]
+        number = NUMBER[card] if KIND[card] == K.NUMBER else -1
+        if o.h3 and number == 7 and p.HasField("swap_with"):
+            return "H3 seven"
+        if o.h3 and number == 0:
+            return "H3 zero"
+        if o.h6 and number == 5 and p.HasField("swap_with"):
+            return "H6 offer"
+        black = KIND[card] in (K.WILD, K.WILD_DRAW_FOUR)
+        if (o.h5 == TWOS and number == 2) or (o.h5 == BLACK and black):
+            return "H5 silence"
+        if len(hand) == 1 and (o.h12 or o.h13):
+            return "H12/H13 emptied"
+    if action in ("catch", "call_uno") and o.u16:
+        return action + " under U16"
+    return "-"
 
 
 CASES = [
@@ -728,6 +1113,12 @@ CASES = [
     for i, (preset, opts) in enumerate(TABLES)
 ]
 CASES.append(("seed", {"plus_ten": True, "stacking": True, "target": 150}, 112))  # +10 on +10
+# 2 to 6 seats: the seat count is 2 + seed % 5 for these.
+HOUSE_CASES = [
+    (preset, opts, 13 + 11 * i + 700 * k)
+    for k in range(2)
+    for i, (preset, opts) in enumerate(HOUSE_TABLES)
+]
 RUNS: list[tuple[int, int]] = []
 
 
@@ -738,14 +1129,121 @@ def test_effects_agree_with_the_model(preset: str, options: dict[str, object], s
     assert compared > 10
 
 
+@pytest.mark.parametrize(("preset", "options", "seed"), HOUSE_CASES)
+def test_house_effects_agree_with_the_model(
+    preset: str, options: dict[str, object], seed: int
+) -> None:
+    compared, deals = run_table(preset, options, seed, MOVES_PER_TABLE, 2 + seed % 5)
+    RUNS.append((compared, deals))
+    assert compared > 10
+
+
+@pytest.mark.parametrize("seed", [3, 16, 29])
+def test_seven_rounds_from_a_late_stage_agree_with_the_model(seed: int) -> None:
+    """H13 (alone, and with H12 and H3) from stage 2: refills and the stage-1
+    win or finish, which a playout from stage 7 rarely reaches."""
+    options: dict[str, object] = {"seven_rounds": True, "target": 150}
+    if seed == 29:
+        options = {"seven_rounds": True, "play_to_last": True, "seven_zero": True}
+
+    def stage_2(state: game_pb2.GameState) -> None:
+        state.uno.stages[:] = [2] * len(state.seats)
+
+    compared, deals = run_table("seed", options, seed, 200, 2 + seed % 5, stage_2)
+    RUNS.append((compared, deals))
+    assert compared > 10
+
+
+def last_card(number: int, stage: int) -> Callable[[game_pb2.GameState], None]:
+    """The seat to act left with one card, a `number` of the current colour
+    (its other cards into the stock), every seat at `stage` under H13."""
+
+    def edit(state: game_pb2.GameState) -> None:
+        u, seat = state.uno, state.current_seat
+        if u.stages:
+            u.stages[:] = [stage] * len(state.seats)
+        (card,) = (
+            c for c in set(uc.uno_deck(False))
+            if KIND[c] == K.NUMBER and NUMBER[c] == number and COLOUR[c] == u.colour
+        )  # fmt: skip
+        u.stock.extend(u.hands[seat].cards)
+        del u.hands[seat].cards[:]
+        if card in u.stock:
+            u.stock.remove(card)
+        else:  # in another hand, which takes a stock card instead
+            other = next(h for h in u.hands if card in h.cards)
+            other.cards.remove(card)
+            other.cards.append(u.stock.pop())
+        u.hands[seat].cards.append(card)
+
+    return edit
+
+
+@pytest.mark.parametrize(
+    ("options", "number", "stage"),
+    [
+        ({"seven_zero": True, "play_to_last": True}, 7, 1),
+        ({"seven_zero": True, "play_to_last": True}, 0, 1),
+        ({"seven_zero": True, "seven_rounds": True, "target": 150}, 7, 2),
+        ({"seven_zero": True, "seven_rounds": True, "target": 150}, 0, 3),
+        ({"seven_zero": True, "seven_rounds": True, "play_to_last": True}, 7, 2),
+        ({"seven_zero": True, "seven_rounds": True, "play_to_last": True}, 0, 1),
+        ({"seven_zero": True, "silent_trigger": "TWOS", "play_to_last": True}, 2, 1),
+        ({"swap_on_five": True, "seven_rounds": True, "target": 150}, 5, 2),
+    ],
+)  # fmt: skip
+def test_a_last_house_card_agrees_with_the_model(
+    options: dict[str, object], number: int, stage: int
+) -> None:
+    """C-UNO-9 (H3 under H12 or H13: the exchange unless the card ended its
+    player's round for good), H5 TWOS with H12 (a 2 that finishes its
+    player), H6 with H13: the seat to act holds one such card."""
+    for seats in (3, 4):
+        compared, deals = run_table("seed", options, 5 + number, 60, seats, last_card(number, stage))
+        RUNS.append((compared, deals))
+        assert compared > 10
+
+
+def exhaust(state: game_pb2.GameState) -> None:
+    """The whole stock into the dealer's hand: draws find nothing until
+    enough cards are discarded (B29)."""
+    u = state.uno
+    u.hands[u.dealer].cards.extend(u.stock)
+    del u.stock[:]
+
+
+@pytest.mark.parametrize(
+    ("preset", "options", "seed"),
+    [
+        ("seed", {"politeness_ready": True, "stacking": True, "target": 150}, 41),
+        ("mattel", {"politeness_ready": True, "uno_penalty": 5, "target": 150}, 42),
+        ("seed", {"politeness_ready": True, "challenge_outcome": "MATTEL", "target": 150}, 43),
+        ("seed", {"politeness_ready": True, "misplay_penalty": True, "silent_trigger": "TWOS",
+                  "seven_zero": True, "target": 150}, 44),
+    ],
+)  # fmt: skip
+def test_an_exhausted_stock_agrees_with_the_model(
+    preset: str, options: dict[str, object], seed: int
+) -> None:
+    """H16 with B29 (RULES.md H16: the penalty owed counts, not the cards
+    drawn), and every draw forfeited while stock and discard are empty."""
+    compared, deals = run_table(preset, options, seed, 120, 2 + seed % 4, exhaust)
+    RUNS.append((compared, deals))
+    assert compared > 10
+
+
 def test_the_playouts_reach_every_effect() -> None:
     """The comparison above is only as good as what it reaches: every kind
     of move and outcome the model predicts happened (run after it)."""
-    if len(RUNS) < len(CASES):
+    if len(RUNS) < len(CASES) + len(HOUSE_CASES) + 3 + 4 + 16:
         pytest.skip("runs only after the whole comparison")
     for what in (
         "challenge guilty", "challenge innocent", "catch", "call_uno", "jump_in",
         "answer +2", "answer +4", "answer +10", "answer Rev", "restock",
         "round end", "match end", "next deal", "lost turn pending", "pass",
+        "H3 seven", "H3 zero", "H5 silence", "report_silence", "H6 offer", "give",
+        "H8 window", "slap", "slap_time_up", "H12 finished", "H12 round end", "H13 refill",
+        "H13 stage-1 win", "H16 ready awaited", "ready", "misplay play", "misplay jump_in",
+        "catch under U16", "call_uno under U16",
     ):  # fmt: skip
         assert SEEN[what] > 0, what
