@@ -16,9 +16,9 @@ of actions that places it and still leaves a discard:
   three-card meld (every meld holding it holds a three-card one), extend a
   sequence of its suit card by card towards it, or (V14) split a sequence
   of its suit with it and up to two more naturals of the hand; swaps that
-  bring a joker into the hand are tried too. Each step it finds is one the checker
-  accepts, and the rest of the plan is found again after it, so a turn the
-  search calls completable is never a dead end.
+  bring a joker into the hand are tried too. Each step it finds is one the
+  checker accepts, and the rest of the plan is found again after it, so a
+  turn the search calls completable is never a dead end.
 * unopened seat (V6 / V16): the opening finder looks for an opening that
   holds the owed cards, worth 40 or closing in hand, leaving a discard.
 """
