@@ -93,9 +93,9 @@ UNCOVERED := $(filter-out $(addsuffix /,$(COVERED)) tests/__pycache__/,$(wildcar
 # .pyc; 11 s to collect the suite, 3 s with pytest's rewritten-test cache.
 # One worker more than the cores (at most 8): a tenth of the suite's time is
 # spent waiting (servers starting, subprocess clients, Go and Node runs,
-# timeouts under test), and with a worker per core the cores sat idle then
-# (2 cores: 34 s idle in a 190 s second pass with 2 workers, 7 s in 168 s
-# with 3).
+# timeouts under test), and with a worker per core the cores sat idle then.
+# The second pass on 2 cores, runs interleaved: 2 workers 182-190 s (31-34 s
+# of CPU idle), 3 workers 166-170 s (7 s idle).
 TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 8 ? n + 1 : 8 )))
 PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
 # What the tests need is set up by a parallel make (TEST_JOBS jobs): the Go
@@ -130,6 +130,13 @@ test:
 	wait $$lint; linted=$$?; cat $(LINT_LOG); rm -f $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make test: lint failed"; exit $$linted; fi; exit $$tests
 	$(PYTEST) $(UNCOVERED)
+
+# The whole suite last test first, without coverage (tests/conftest.py): a
+# test that passes only after another warmed a cache fails here.
+.PHONY: test-order
+test-order:
+	$(MAKE) -j$(TEST_JOBS) test-tools
+	CROUPIER_TEST_ORDER=reverse $(PYTEST) tests
 
 # buf breaking compares the contract with the previous commit (a clean clone
 # of main: its last change; a work tree: HEAD~1 too, so an uncommitted break
