@@ -91,13 +91,16 @@ UNCOVERED := $(filter-out $(addsuffix /,$(COVERED)) tests/__pycache__/,$(wildcar
 # subprocess, each xdist worker's collection) compiled croupier, grpc and
 # protobuf again from source: 1.9 s of CPU to import the server, 0.3 s from
 # .pyc; 11 s to collect the suite, 3 s with pytest's rewritten-test cache.
-# One worker more than the cores (at most 8): a tenth of the suite's time is
-# spent waiting (servers starting, subprocess clients, Go and Node runs,
-# timeouts under test), and with a worker per core the cores sat idle then.
-# The second pass on 2 cores, runs interleaved: 2 workers 182-190 s (31-34 s
-# of CPU idle), 3 workers 166-170 s (7 s idle).
-TEST_WORKERS ?= $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 8 ? n + 1 : 8 )))
-PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(TEST_WORKERS) --dist worksteal
+# The second pass has one worker more than the cores (at most 8): a tenth of
+# its time is spent waiting (servers starting, subprocess clients, Go and
+# Node runs, timeouts under test), and with a worker per core the cores sat
+# idle then. On 2 cores, runs interleaved: 2 workers 182-190 s (31-34 s of
+# CPU idle), 3 workers 166-170 s (7 s idle). The coverage pass waits on
+# nothing and shares the cores with lint: a worker per core (with 3, lint
+# ended 3.5 s later, the pass no sooner).
+CORES := $(shell nproc 2>/dev/null || echo 2)
+TEST_WORKERS ?= $(shell echo $$(( $(CORES) < 8 ? $(CORES) + 1 : 8 )))
+PYTEST := PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest --dist worksteal
 # What the tests need is set up by a parallel make (TEST_JOBS jobs): the Go
 # builds, one after the other, beside the uv installs, lint (mypy's cold
 # cache: about 18 s of CPU), npm ci, tsc and esbuild. On a clean clone the Go
@@ -126,17 +129,17 @@ LINT_MAKE = $(MAKE) --no-print-directory lint
 test:
 	$(MAKE) -j$(TEST_JOBS) test-tools
 	@$(LINT_MAKE) > $(LINT_LOG) 2>&1 & lint=$$!; \
-	$(PYTEST) $(COVERAGE) $(addprefix --ignore=,$(MODELS)) $(COVERED); tests=$$?; \
+	$(PYTEST) -n $(CORES) $(COVERAGE) $(addprefix --ignore=,$(MODELS)) $(COVERED); tests=$$?; \
 	wait $$lint; linted=$$?; cat $(LINT_LOG); rm -f $(LINT_LOG); \
 	if [ $$linted -ne 0 ]; then echo "make test: lint failed"; exit $$linted; fi; exit $$tests
-	$(PYTEST) $(UNCOVERED)
+	$(PYTEST) -n $(TEST_WORKERS) $(UNCOVERED)
 
 # The whole suite last test first, without coverage (tests/conftest.py): a
 # test that passes only after another warmed a cache fails here.
 .PHONY: test-order
 test-order:
 	$(MAKE) -j$(TEST_JOBS) test-tools
-	CROUPIER_TEST_ORDER=reverse $(PYTEST) tests
+	CROUPIER_TEST_ORDER=reverse $(PYTEST) -n $(TEST_WORKERS) tests
 
 # buf breaking compares the contract with the previous commit (a clean clone
 # of main: its last change; a work tree: HEAD~1 too, so an uncommitted break
