@@ -32,14 +32,17 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         p.error(str(error))
     host = args.listen.rpartition(":")[0]
+    # Caught before "serving on" is printed: a harness that stops the bot as
+    # soon as it reads the line must find a graceful stop, not a process
+    # killed by a signal not yet caught.
+    stop = threading.Event()
+    for sig in (signal.SIGTERM, signal.SIGINT):
+        signal.signal(sig, lambda *_: stop.set())
     server = serve_bot(factory, args.listen, max_workers=args.threads)
     if not server.bound_port:  # type: ignore[attr-defined]
         print(f"serve_bot: cannot listen on {args.listen}", file=sys.stderr)
         return 1
     print(f"serving on {host}:{server.bound_port}", flush=True)  # type: ignore[attr-defined]
-    stop = threading.Event()
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        signal.signal(sig, lambda *_: stop.set())
     stop.wait()
     server.stop(GRACE_SECONDS).wait()
     return 0

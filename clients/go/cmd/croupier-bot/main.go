@@ -28,14 +28,17 @@ func main() {
 		flag.Usage()
 		os.Exit(2)
 	}
+	// Catch the signals before saying "serving on": a harness that reads the
+	// line and stops the bot at once must find it stopping gracefully, not
+	// killed by the default action of a signal not yet caught.
+	signals := make(chan os.Signal, 1)
+	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	server, listener, err := croupier.ServeBot(*listen, croupier.RandomBotFactory)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "croupier-bot:", err)
 		os.Exit(1)
 	}
 	fmt.Printf("serving on %s\n", listener.Addr())
-	signals := make(chan os.Signal, 1)
-	signal.Notify(signals, syscall.SIGINT, syscall.SIGTERM)
 	<-signals
 	server.GracefulStop()
 }
