@@ -17,6 +17,7 @@ from croupier.engine.melds import (
     MeldRules,
     analyse,
     extend,
+    lay_off_spelling_fault,
     meld_text,
     set_order,
     spots,
@@ -123,6 +124,30 @@ def test_extend_at_either_end_and_into_a_set():
     assert meld_text(four.cards, four.joker_as) == "[7C 7D 7S RJ=7H]"
     with pytest.raises(MeldError):
         extend(four, parse_card("7D"), 0, 0, RULES)
+
+
+def test_a_lay_off_has_one_spelling():
+    seq = analyse(*meld("RJ=6H 7H 8H"), RULES)
+    trio = analyse(*meld("7C 7S RJ=7H"), RULES)
+    assert lay_off_spelling_fault(seq, parse_card("9H"), HIGH, 0) is None
+    assert lay_off_spelling_fault(seq, parse_card("RJ"), LOW, 0) is None
+    assert lay_off_spelling_fault(trio, parse_card("7D"), 0, 0) is None
+    assert lay_off_spelling_fault(trio, parse_card("BJ"), 0, parse_card("7D")) is None
+    on_sequence = "on a sequence: name the end (a joker stands for the card there)"
+    assert (
+        lay_off_spelling_fault(seq, parse_card("9H"), 0, 0) == f"9H on [RJ=6H 7H 8H]: {on_sequence}"
+    )
+    assert lay_off_spelling_fault(seq, parse_card("RJ"), HIGH, parse_card("9H")) == (
+        f"RJ on [RJ=6H 7H 8H]: {on_sequence}"
+    )
+    on_set = "on a set: no end; a joker names the card it stands for"
+    assert (
+        lay_off_spelling_fault(trio, parse_card("7D"), HIGH, 0) == f"7D on [7C 7S RJ=7H]: {on_set}"
+    )
+    assert lay_off_spelling_fault(trio, parse_card("BJ"), 0, 0) == f"BJ on [7C 7S RJ=7H]: {on_set}"
+    assert lay_off_spelling_fault(trio, parse_card("7D"), 0, parse_card("7D")) == (
+        f"7D on [7C 7S RJ=7H]: {on_set}"
+    )
 
 
 def test_an_undeclared_set_joker_is_fixed_by_the_fourth_card():

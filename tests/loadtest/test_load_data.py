@@ -27,13 +27,17 @@ BUILD = dict(seed=1, pool=64, batch_size=16, next_deals=8)
 
 
 @pytest.fixture(scope="module")
-def games(tmp_path_factory: pytest.TempPathFactory, worker_id: str) -> list[make_data.GameData]:
+def games(
+    tmp_path_factory: pytest.TempPathFactory, request: pytest.FixtureRequest
+) -> list[make_data.GameData]:
     """One build shared by the tests that only read it (every game's playouts
     take seconds). Under xdist the workers share it through a file, built by
     the first that needs it while the others wait (pytest-xdist's recipe for
     a fixture run once): worksteal spreads this module's tests, and each
     worker built its own copy (three builds, 60 s of CPU, in one run)."""
-    if worker_id == "master":
+    # Not xdist's `worker_id` fixture: that exists only with xdist loaded,
+    # and this module must run under `-p no:xdist` too.
+    if not hasattr(request.config, "workerinput"):
         return make_data.build(**BUILD)
     shared = tmp_path_factory.getbasetemp().parent / "load-data.pickle"
     with open(shared.with_suffix(".lock"), "w") as lock:

@@ -364,6 +364,26 @@ def _jokers_valued(
 # -- adding to a meld and swapping its jokers -----------------------------------
 
 
+def lay_off_spelling_fault(meld: Meld, value: int, end: int, joker_as: int) -> str | None:
+    """Why a lay-off of `value` on `meld` is not spelled the one way it may
+    be, or None: a sequence names the end and no identity (the end gives
+    it); a set names no end, and a joker laid on it the card it stands for.
+    One spelling per lay-off keeps the listed moves canonical (each rummy
+    game raises its own rejection with the text)."""
+    if meld.kind == SET:
+        if end != 0 or (joker_as == 0) == is_joker(value):
+            return (
+                f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: "
+                "on a set: no end; a joker names the card it stands for"
+            )
+    elif end == 0 or joker_as != 0:
+        return (
+            f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: "
+            "on a sequence: name the end (a joker stands for the card there)"
+        )
+    return None
+
+
 def extend(meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules) -> Meld:
     """`meld` with `value` laid off on it (§1.8): at `end` (LOW/HIGH) of a
     sequence, or into a set (end 0). A joker laid on a set declares

@@ -15,7 +15,15 @@ from dataclasses import dataclass, field
 
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import SET, Meld, MeldError, extend, meld_text, swap
+from croupier.engine.melds import (
+    SET,
+    Meld,
+    MeldError,
+    extend,
+    lay_off_spelling_fault,
+    meld_text,
+    swap,
+)
 from croupier.games.scala40.analyser import TableMeld, TableMelds, refusal, table_melds
 from croupier.games.scala40.rules import OPENING_THRESHOLD, Rules
 from croupier.v1 import game_pb2
@@ -298,20 +306,10 @@ class Position:
 
     @staticmethod
     def _where(meld: Meld, value: int, end: int, joker_as: int) -> None:
-        """One spelling per lay-off: a sequence names the end and no identity
-        (the end gives it); a set names no end, and a joker on it its identity."""
-        if meld.kind == SET:
-            wrong = end != 0 or (joker_as == 0) == is_joker(value)
-            how = "on a set: no end; a joker names the card it stands for"
-        else:
-            wrong = end == 0 or joker_as != 0
-            how = "on a sequence: name the end (a joker stands for the card there)"
-        if wrong:
-            raise IllegalMove(
-                Why.SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT,
-                f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: {how}",
-                "§1.8",
-            )
+        """One spelling per lay-off (engine/melds.py)."""
+        fault = lay_off_spelling_fault(meld, value, end, joker_as)
+        if fault is not None:
+            raise IllegalMove(Why.SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "§1.8")
 
     def swap_joker(self, meld_id: int, natural: int) -> None:
         """§1.9: the natural a joker stands for takes its place; the joker
