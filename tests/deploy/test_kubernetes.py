@@ -1,7 +1,8 @@
 """deploy/kubernetes rendered by kustomize and validated offline.
 
 Every overlay is rendered by kustomize (.venv/bin/kustomize, which `make test`
-installs with `go install`, else `kubectl kustomize`), every built-in object is
+installs with `go install` where no kubectl carries kustomize v5, else
+`kubectl kustomize`), every built-in object is
 validated against the Kubernetes JSON schemas that PyPI's kubernetes-validate
 ships (strict: unknown fields fail), for the oldest and newest Kubernetes the
 manifests claim, and the numbers that must agree are checked: workers from the
