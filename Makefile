@@ -132,11 +132,10 @@ endif
 # second pass started after: 77 s (set-up first, kustomize built), 76.5 s
 # (side by side, not niced), 70 s (niced); `make test` 193, 192, 186 s. The
 # output of lint and of the set-up is shown, and a failure of either fails
-# the run, before the second pass. Those makes are
-# named through LINT_MAKE and TOOLS_MAKE, not $(MAKE) on the line itself:
-# make runs a line that names $(MAKE) even under -n, and this line also runs
-# the tests (tests/deploy/test_makefile.py's dry run of `test` took 27 s
-# doing so).
+# the run, before the second pass. Those makes are named through LINT_MAKE
+# and TOOLS_MAKE, not $(MAKE) on the line itself: make runs a line that
+# names $(MAKE) even under -n, and this line also runs the tests
+# (tests/deploy/test_makefile.py's dry run of `test` took 27 s doing so).
 LINT_LOG := .lint.log
 LINT_MAKE = nice -n 10 $(MAKE) --no-print-directory lint
 TOOLS_LOG := .tools.log
@@ -180,8 +179,8 @@ lint: $(STAMP) $(DEV)
 # either the test skips.
 KUSTOMIZE_VERSION := v5.8.1
 $(BIN)/kustomize: | $(BIN)/.serve-installed
-	@if kubectl version --client 2>/dev/null | grep -q '^Kustomize Version: v5\.'; then \
-		echo "kustomize: kubectl's own ($$(kubectl version --client | grep Kustomize)), none built"; \
+	@kubectls=$$(kubectl version --client 2>/dev/null | grep '^Kustomize Version: v5\.'); \
+	if [ -n "$$kubectls" ]; then echo "kustomize: kubectl's own ($$kubectls), none built"; \
 	elif command -v go >/dev/null; then \
 		GOBIN=$(abspath $(BIN)) go install sigs.k8s.io/kustomize/kustomize/v5@$(KUSTOMIZE_VERSION); \
 	else echo "no Go: kustomize not installed (tests/deploy/test_kubernetes.py)"; fi

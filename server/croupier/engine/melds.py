@@ -371,17 +371,14 @@ def lay_off_spelling_fault(meld: Meld, value: int, end: int, joker_as: int) -> s
     One spelling per lay-off keeps the listed moves canonical (each rummy
     game raises its own rejection with the text)."""
     if meld.kind == SET:
-        if end != 0 or (joker_as == 0) == is_joker(value):
-            return (
-                f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: "
-                "on a set: no end; a joker names the card it stands for"
-            )
-    elif end == 0 or joker_as != 0:
-        return (
-            f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: "
-            "on a sequence: name the end (a joker stands for the card there)"
-        )
-    return None
+        wrong = end != 0 or (joker_as == 0) == is_joker(value)
+        how = "on a set: no end; a joker names the card it stands for"
+    else:
+        wrong = end == 0 or joker_as != 0
+        how = "on a sequence: name the end (a joker stands for the card there)"
+    if not wrong:
+        return None
+    return f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: {how}"
 
 
 def extend(meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules) -> Meld:
