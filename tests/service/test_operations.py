@@ -277,6 +277,20 @@ def _apply_move_started_by_pid(metrics_dir: Path) -> dict[int, float]:
 # -- the log -----------------------------------------------------------------------------
 
 
+def test_debug_logs_hold_our_events_not_the_libraries_chatter() -> None:
+    """At --log-level debug, asyncio's "Using selector" and grpc's "Loaded
+    running loop" lines (many a call) are left out; our own events stay."""
+    item = positions(1)[0]
+    with Serve("--log-level", "debug") as server, open_channel(server.port) as channel:
+        stub = service_pb2_grpc.CroupierServiceStub(channel)
+        assert stub.ApplyMove(item, timeout=5).accepted
+        assert server.stop() == 0, server.log()
+    events = [json.loads(line) for line in server.lines]
+    chatter = [e for e in events if e.get("logger") in ("asyncio", "grpc._cython.cygrpc")]
+    assert chatter == []
+    assert [e["event"] for e in events].count("rpc") == 1
+
+
 def test_each_call_logs_one_json_event_with_its_request_id() -> None:
     item = positions(1)[0]
     with Serve("--log-level", "debug") as server, open_channel(server.port) as channel:

@@ -84,3 +84,13 @@ def configure_logging(level: str) -> None:
     root = logging.getLogger()
     root.handlers[:] = [handler]
     root.setLevel(number)
+    # Libraries' debug chatter is not ours to show at "debug": asyncio says
+    # which selector each new loop uses and grpc's Cython layer that it
+    # found the loop, many times a call. Their lines came before the
+    # supervisor's "listening" (a worker's loop racing it) and cost work on
+    # every call; their warnings and errors still show.
+    for chatty in _CHATTY_LIBRARIES:
+        logging.getLogger(chatty).setLevel(max(number, logging.INFO))
+
+
+_CHATTY_LIBRARIES = ("asyncio", "grpc._cython.cygrpc")
