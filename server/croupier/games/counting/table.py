@@ -12,32 +12,20 @@ from typing import Any
 
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import card_text
-from croupier.engine.events import EventLog
+from croupier.engine.table import GameTable
 from croupier.games.counting.rules import Rules, rules_for
 from croupier.v1 import counting_pb2 as pb
 from croupier.v1 import game_pb2
 
 
-class Table:
+class Table(GameTable[pb.CountingState, Rules]):
     """One counting deal, changed in place by the move being applied."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
-        self.state = state
         self.game = state.game  # the name of every oneof field of this game
-        self.deal: pb.CountingState = getattr(state, self.game)
-        self.rules: Rules = rules_for(state)
-        self.events = EventLog(state.seats)  # built into messages only when read
-        self.seats = state.seats
-        # Hands fetched once: every protobuf field fetch builds a wrapper.
-        self._hands: dict[int, Any] = {}
+        super().__init__(state, getattr(state, self.game), rules_for(state))
 
     # -- looking -------------------------------------------------------------
-
-    def hand(self, seat: int) -> Any:
-        cards = self._hands.get(seat)
-        if cards is None:
-            cards = self._hands[seat] = self.deal.hands[seat].cards
-        return cards
 
     def next_of(self, seat: int) -> int:
         """The next seat still in the match in the direction of play."""
@@ -47,16 +35,7 @@ class Table:
         """The seats still in the match."""
         return [i for i, s in enumerate(self.seats) if not s.eliminated]
 
-    def name(self, seat: int) -> str:
-        """The seat's display name, for the sentences of events."""
-        return self.seats[seat].name or f"P{seat}"
-
     # -- telling -------------------------------------------------------------
-
-    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> None:
-        """Record an event; `says` completes the sentence "<seat name> ...".
-        It never names a hidden card: those go to `cards` with `visible_to`."""
-        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, **fields: Any) -> None:
         """An event only the counting games have: EVENT_KIND_GAME_RULE with

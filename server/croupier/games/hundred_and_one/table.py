@@ -8,11 +8,9 @@ terms of these primitives, so each rule of shedding.md §1.2 is stated once.
 
 from __future__ import annotations
 
-from typing import Any
-
 from croupier.engine import piles, rng, seats
 from croupier.engine.cards import QUEEN, RANK_OF, SUIT_OF, card_text, suit_text
-from croupier.engine.events import EventLog
+from croupier.engine.table import GameTable
 from croupier.games.hundred_and_one.rules import NO_EFFECT, Effect, Rules, rules_of
 from croupier.games.hundred_and_one.scoring import score_deal
 from croupier.v1 import game_pb2
@@ -26,27 +24,14 @@ NAME_SUIT = pb.HUNDRED_AND_ONE_PHASE_NAME_SUIT
 DEAL_OVER = pb.HUNDRED_AND_ONE_PHASE_DEAL_OVER
 
 
-class Table:
+class Table(GameTable[pb.HundredAndOneState, Rules]):
     """One 101 deal, changed in place by the move being applied."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
-        self.state = state
-        self.deal = state.hundred_and_one
-        self.rules: Rules = rules_of(state)
-        self.events = EventLog(state.seats)  # built into messages only when read
-        # Fields a move reads again and again, fetched once: every fetch of a
-        # protobuf field builds a Python wrapper (and drops it after use).
-        self.seats = state.seats
-        self.discard = self.deal.discard
-        self._hands: dict[int, Any] = {}
+        super().__init__(state, state.hundred_and_one, rules_of(state))
+        self.discard = self.deal.discard  # read again and again: fetched once
 
     # -- looking -------------------------------------------------------------
-
-    def hand(self, seat: int):  # type: ignore[no-untyped-def]
-        cards = self._hands.get(seat)
-        if cards is None:
-            cards = self._hands[seat] = self.deal.hands[seat].cards
-        return cards
 
     @property
     def top(self) -> int:
@@ -70,15 +55,6 @@ class Table:
         return seats.previous_seat(self.seats, seat, -1 if self.deal.reversed else 1)
 
     # -- acting --------------------------------------------------------------
-
-    def name(self, seat: int) -> str:
-        """The seat's display name, for the sentences of events."""
-        return self.seats[seat].name or f"P{seat}"
-
-    def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
-        """Record an event; `says` completes the sentence "<seat name> ...".
-        It never names a hidden card: those go to `cards` with `visible_to`."""
-        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
         """An event only 101 has: EVENT_KIND_GAME_RULE with its 101 kind."""

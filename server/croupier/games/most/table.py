@@ -7,7 +7,7 @@ its compiled rules and the events the move produces.
 
 from __future__ import annotations
 
-from croupier.engine.events import EventLog
+from croupier.engine.table import GameTable
 from croupier.games.most.rules import Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import most_pb2 as pb
@@ -17,26 +17,11 @@ PLAY = pb.MOST_PHASE_PLAY
 DEAL_OVER = pb.MOST_PHASE_DEAL_OVER
 
 
-class Table:
+class Table(GameTable[pb.MostState, Rules]):
     """One «Мост» hand, changed in place by the move being applied."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
-        self.state = state
-        self.deal = state.most
-        self.rules: Rules = rules_for(state.options.most)
-        self.events = EventLog(state.seats)  # built into messages only when read
-
-    def hand(self, seat: int):  # type: ignore[no-untyped-def]
-        return self.deal.hands[seat].cards
-
-    def name(self, seat: int) -> str:
-        """The seat's display name, for the sentences of events."""
-        return self.state.seats[seat].name or f"P{seat}"
-
-    def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
-        """Record an event; `says` completes "<seat name> ...". It never
-        names a hidden card: those go to `cards` with `visible_to`."""
-        self.events.say(kind, seat, says, **fields)
+        super().__init__(state, state.most, rules_for(state.options.most))
 
     def emit_rule(
         self,

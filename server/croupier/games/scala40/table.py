@@ -8,7 +8,7 @@ its compiled rules and the events the move produces.
 from __future__ import annotations
 
 from croupier.engine import rng, seats
-from croupier.engine.events import EventLog
+from croupier.engine.table import GameTable
 from croupier.games.scala40.rules import MAX_TURNS, STALEMATE_RESTOCKS, Rules, rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -18,26 +18,11 @@ PLAY = pb.SCALA40_PHASE_PLAY
 DEAL_OVER = pb.SCALA40_PHASE_DEAL_OVER
 
 
-class Table:
+class Table(GameTable[pb.Scala40State, Rules]):
     """One Scala 40 deal, changed in place by the move being applied."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
-        self.state = state
-        self.deal = state.scala40
-        self.rules: Rules = rules_for(state.options.scala40)
-        self.events = EventLog(state.seats)  # built into messages only when read
-
-    def hand(self, seat: int):  # type: ignore[no-untyped-def]
-        return self.deal.hands[seat].cards
-
-    def name(self, seat: int) -> str:
-        """The seat's display name, for the sentences of events."""
-        return self.state.seats[seat].name or f"P{seat}"
-
-    def emit(self, kind: int, seat: int, says: str, **fields) -> None:  # type: ignore[no-untyped-def]
-        """Record an event; `says` completes "<seat name> ...". It never
-        names a hidden card: those go to `cards` with `visible_to`."""
-        self.events.say(kind, seat, says, **fields)
+        super().__init__(state, state.scala40, rules_for(state.options.scala40))
 
     def emit_rule(
         self,

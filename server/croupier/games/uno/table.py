@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import Any
 
 from croupier.engine import rng
-from croupier.engine.events import EventLog
+from croupier.engine.table import GameTable
 from croupier.engine.uno_cards import colour_text
 from croupier.games.uno.rules import DRAW_PENDINGS, WD4_PENDING, Rules, rules_of
 from croupier.v1 import game_pb2
@@ -37,21 +37,13 @@ PENDING_WORDS: dict[int, str] = {
 READY_AFTER = 4
 
 
-class Table:
+class Table(GameTable[pb.UnoState, Rules]):
     """One UNO deal, changed in place by the move being applied."""
 
     def __init__(self, state: game_pb2.GameState) -> None:
-        self.state = state
-        self.deal = state.uno
-        self.rules: Rules = rules_of(state)
-        self.events = EventLog(state.seats)  # built into messages only when read
-        self.hands = self.deal.hands
-        self._names: dict[int, str] = {}
+        super().__init__(state, state.uno, rules_of(state))
 
     # -- looking -------------------------------------------------------------
-
-    def hand(self, seat: int) -> Any:
-        return self.hands[seat].cards
 
     @property
     def top(self) -> int:
@@ -90,19 +82,7 @@ class Table:
         """§2.9: two players (H12: two left in the round)."""
         return len(self.state.seats) - len(self.deal.finished) == 2
 
-    def name(self, seat: int) -> str:
-        """The seat's display name, for the sentences of events."""
-        name = self._names.get(seat)
-        if name is None:
-            name = self._names[seat] = self.state.seats[seat].name or f"P{seat}"
-        return name
-
     # -- events --------------------------------------------------------------
-
-    def emit(self, kind: int, seat: int, says: str, **fields: Any) -> None:
-        """Record an event; `says` completes "<seat name> ...". It never names
-        a hidden card: those go to `uno_cards` with `visible_to`."""
-        self.events.say(kind, seat, says, **fields)
 
     def emit_rule(self, kind: int, seat: int, says: str, colour: int = 0, **fields: Any) -> None:
         """An event only UNO has: EVENT_KIND_GAME_RULE with its UNO kind."""
