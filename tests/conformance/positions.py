@@ -32,6 +32,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from conformance.engine_calls import CheckedEngine, serialized
 from conformance.leaks import check_view
+from conformance.rule_references import unresolved
 from croupier.engine import api
 from croupier.engine.errors import FailedPrecondition, InvalidInput
 from croupier.engine.registry import Game
@@ -255,6 +256,8 @@ def _check_rejection(game: Game, answer: service_pb2.ApplyMoveResponse, text: st
     assert api.rejection_name(rejection) != "UNKNOWN", f"{text}: an unnamed reason"
     assert rejection.message, f"{text}: a rejection without a sentence"
     assert rejection.rule, f"{text}: a rejection citing no rule"
+    nowhere = unresolved(game.name, rejection.rule)
+    assert nowhere is None, f"RULE REFERENCE: {text} {nowhere}"
     if rejection.reason == game_pb2.REJECTION_REASON_GAME_RULE:
         assert rejection.WhichOneof("game_reason") == game.name, f"{text}: GAME_RULE of no game"
     assert not answer.HasField("state"), f"{text}: a rejection carries a state"

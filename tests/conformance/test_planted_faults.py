@@ -20,6 +20,7 @@ import pytest
 from conformance import suite
 from conformance.suite import Case, play_checked
 from croupier.engine import registry
+from croupier.engine.errors import IllegalMove
 from croupier.engine.registry import Game
 from croupier.games.hundred_and_one.legal import action
 from croupier.v1 import game_pb2
@@ -134,6 +135,17 @@ class LosesACardOnceMidDeal(StandIn):
         return events  # type: ignore[no-any-return]
 
 
+class CitesARuleItsRulesDoNotName(StandIn):
+    """Every rejection of the game's own rules cites a rule RULES.md lacks."""
+
+    def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> list[game_pb2.Event]:
+        try:
+            return self.real.apply(state, move)  # type: ignore[no-any-return]
+        except IllegalMove as illegal:
+            illegal.rule = "C99"
+            raise
+
+
 class DefaultsToAnIllegalMove(StandIn):
     """A seat whose clock runs out always draws, legal or not."""
 
@@ -191,6 +203,7 @@ def test_a_faithful_stand_in_passes(stand_in: Callable[[type[StandIn]], None]) -
         (FastPathOmitsAMove, r"^FAST PATH: hundred_and_one.encoded_legal_moves disagrees"),
         (LosesACard, r"^INVALID STATE: ApplyMove of seat \d+ produced a state the engine refuses"),
         (DefaultsToAnIllegalMove, r"^DEFAULT MOVE: "),
+        (CitesARuleItsRulesDoNotName, r"^RULE REFERENCE: .* cites rule 'C99'"),
         (RemembersBetweenCalls, r"^REPLAY: step \d+ gives another state"),
     ],
     ids=lambda value: value.__name__ if isinstance(value, type) else "",

@@ -12,7 +12,7 @@ from croupier.games.scala40.rules import rules_for
 from croupier.games.scala40.scoring import hand_penalty
 from croupier.v1 import service_pb2
 
-from .conftest import all_but_eight_cards_melded
+from .conftest import all_but_eight_cards_melded, reason_name
 
 MINE = (0, "[2♠ 3♠ 4♠]")
 WHOLE_HEARTS = "A♥ 2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
@@ -232,6 +232,13 @@ def test_a_s40_19_a_set_joker_is_declared_unless_v23_infers_it(table):
         "SET_NOT_IN_ORDER",
     )
     assert table.reason(s, table.meld(s, 0, "[10♥ 10♠ JK]")) == "JOKER_MUST_BE_DECLARED"
+
+
+def test_k_s40_2_a_set_out_of_order_cites_the_one_spelling_rule(table):
+    s = table.build(hands={0: "10♥ 10♠ 10♣ 9♦"}, melds=[MINE])
+    rejection = table.rejection(s, table.meld(s, 0, "[10♥ 10♠ 10♣]", raw=True))
+    assert (reason_name(rejection), rejection.rule) == ("SET_NOT_IN_ORDER", "K-S40-2")
+    assert table.reason(s, table.meld(s, 0, "[10♣ 10♥ 10♠]", raw=True)) == "ACCEPTED"
 
 
 def test_a_s40_20_closing_in_hand_doubles_every_other_penalty(table):
