@@ -13,7 +13,7 @@ import pytest
 from conformance.rule_references import mentions
 from croupier import cli, rules_text
 from croupier.engine import api, registry
-from croupier.v1 import service_pb2
+from croupier.v1 import game_pb2, service_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 # Documents the games were built from, which are not in this repository.
@@ -35,6 +35,19 @@ def test_option_references_point_into_the_games_rules(name: str) -> None:
         assert where == "RULES.md", f"{name}.{option.name}: {option.rule_reference}"
         for rule in ids.split(", "):
             assert mentions(text, rule), f"{name}.{option.name}: {rule} is not in RULES.md"
+
+
+@pytest.mark.parametrize("name", _games())
+def test_every_reason_a_game_rejects_with_is_in_its_rules(name: str) -> None:
+    """A bot switches on the typed reason; RULES.md says what each one means
+    and which rule it cites (its Rejections section)."""
+    field = game_pb2.Rejection.DESCRIPTOR.fields_by_name[name]
+    text = rules_text.rules_path(name).read_text(encoding="utf-8")
+    for value in field.enum_type.values:
+        if value.number == 0:
+            continue
+        short = value.name.partition("REJECTION_REASON_")[2]
+        assert mentions(text, short), f"{name}: {short} is not in RULES.md"
 
 
 def test_nothing_points_outside_the_repository() -> None:

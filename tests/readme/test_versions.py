@@ -9,6 +9,7 @@ import tomllib
 from importlib.metadata import entry_points
 from pathlib import Path
 
+from croupier import rules_text
 from croupier.engine import api
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -59,6 +60,20 @@ def test_the_readme_tour_shows_every_game_at_its_rules_version() -> None:
     )
     loaded = [point.load() for point in entry_points(group="croupier.games")]
     assert shown == {game.name: str(game.rules_version) for game in loaded}
+
+
+def test_each_games_rules_md_states_its_rules_version() -> None:
+    """RULES.md says at its head which rules version it describes, and its
+    version history reaches that version: held to the code, not to memory."""
+    for point in entry_points(group="croupier.games"):
+        game = point.load()
+        text = rules_text.rules_path(game.name).read_text(encoding="utf-8")
+        stated = re.findall(r"Rules version: \*\*(\d+)\*\*", text)
+        assert stated == [str(game.rules_version)], f"{game.name}: RULES.md states {stated}"
+        history = text.partition("Version history")[2] or text.partition("version history")[2]
+        assert re.search(
+            rf"(^- \*\*|^\| |^## Changes in rules version ){game.rules_version}\b", history, re.M
+        ), f"{game.name}: no history entry for {game.rules_version}"
 
 
 def test_the_kubernetes_image_tag_is_the_package_version() -> None:
