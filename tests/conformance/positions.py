@@ -256,7 +256,7 @@ def _check_rejection(game: Game, answer: service_pb2.ApplyMoveResponse, text: st
     assert api.rejection_name(rejection) != "UNKNOWN", f"{text}: an unnamed reason"
     assert rejection.message, f"{text}: a rejection without a sentence"
     assert rejection.rule, f"{text}: a rejection citing no rule"
-    nowhere = unresolved(game.name, rejection.rule)
+    nowhere = unresolved(game.name, rejection)
     assert nowhere is None, f"RULE REFERENCE: {text} {nowhere}"
     if rejection.reason == game_pb2.REJECTION_REASON_GAME_RULE:
         assert rejection.WhichOneof("game_reason") == game.name, f"{text}: GAME_RULE of no game"

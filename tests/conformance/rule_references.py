@@ -4,7 +4,9 @@ Users read a game's RULES.md and nothing else, so every rule a rejection
 cites (`Rejection.rule`) and every id of an option's `rule_reference`
 ("RULES.md O5, A24") must be a name that RULES.md states: a rule id, an
 option id, or a section's number ("§1.8" names "## Laying off (§1.8)").
-The engine's own gates cite "engine" (game.proto, `Rejection.rule`).
+A rejection of the game's own rules cites a rule its RULES.md's table of
+rejections gives for its reason (`| MUST_COVER | C6; C6.1 … |`). The
+engine's own gates cite "engine" (game.proto, `Rejection.rule`).
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import re
 
 from croupier import rules_text
 from croupier.engine import registry
+from croupier.v1 import game_pb2
 
 ENGINE = "engine"
 
@@ -25,17 +28,43 @@ RULES_MD: dict[str, str] = {
 }
 
 
+def _reason_rows(game: str, text: str) -> dict[str, str]:
+    """{reason's short name: the rules cell} of every table row whose first
+    cell names reasons of the game's own enum."""
+    field = game_pb2.Rejection.DESCRIPTOR.fields_by_name[game]
+    names = {v.name.partition("REJECTION_REASON_")[2] for v in field.enum_type.values}
+    rows: dict[str, str] = {}
+    for reasons, rules in re.findall(r"^\|([^|\n]+)\|([^|\n]+)\|\s*$", text, re.M):
+        for name in set(re.findall(r"[A-Z][A-Z0-9_]+", reasons)) & names:
+            rows[name] = rows.get(name, "") + rules
+    return rows
+
+
+REASON_ROWS = {game: _reason_rows(game, text) for game, text in RULES_MD.items()}
+
+
 def mentions(text: str, name: str) -> bool:
     """`name` stands in `text` as a whole name: "C3" is not found in "C3.1"
     nor "§1.1" in "§1.10"."""
     return re.search(rf"(?<![\w.-]){re.escape(name)}(?![\w-]|\.\w)", text) is not None
 
 
-def unresolved(game: str, rule: str) -> str | None:
-    """Why `rule`, cited by a rejection of `game`, points nowhere; None when
-    it is the engine's or RULES.md names it."""
+def unresolved(game: str, rejection: game_pb2.Rejection) -> str | None:
+    """Why the rule `rejection` of `game` cites points nowhere, or not where
+    RULES.md's table of rejections says; None when it is right."""
+    rule = rejection.rule
     if rule == ENGINE:
         return None
     if not mentions(RULES_MD[game], rule):
         return f"cites rule {rule!r}, which {game}'s RULES.md does not name"
+    if rejection.reason != game_pb2.REJECTION_REASON_GAME_RULE:
+        return None
+    field = game_pb2.Rejection.DESCRIPTOR.fields_by_name[game]
+    number = getattr(rejection, game)
+    reason = field.enum_type.values_by_number[number].name.partition("REJECTION_REASON_")[2]
+    row = REASON_ROWS[game].get(reason)
+    if row is None:
+        return f"is {reason}, which {game}'s RULES.md has no row of rejections for"
+    if not mentions(row, rule):
+        return f"is {reason} citing {rule!r}; {game}'s RULES.md gives it{row.rstrip()}"
     return None
