@@ -485,11 +485,10 @@ def one_hundred_bust(m: Model, seat: int, order: Order) -> None:
     is 0 and the next player (in the direction of play) leads from the same
     stock (E-C-4).
 
-    The buster does not draw first: RULES.md (A turn, step 3: "the turn ends
-    there") decides so, although the shared text's general turn model (part 3
+    The buster has drawn first: the shared text's general turn model (part 3
     preamble: "→ [draw if the game refills] → bust check →") puts the draw
-    before the bust check. Only CONTINUE can tell the two apart (one card more
-    in the stock, one fewer under the pile); the engine follows RULES.md."""
+    before the bust check, and RULES.md (A turn) follows it (rules version 3;
+    before, the bust ended the turn before the draw)."""
     m.log.append(("BUSTED", seat, m.total))
     lose_life(m, seat)
     if m.o["after_bust"] == "CONTINUE" and len(in_seats(m)) > 1:
@@ -517,8 +516,8 @@ def draw(m: Model, seat: int, order: Order) -> None:
 
 def play(m: Model, key: Key, order: Order) -> None:
     """One move of the seat to act (RULES.md, A turn): the card goes on the
-    pile, the total changes (a four reverses), a total above the limit is a
-    bust; otherwise the refilling games draw, and the turn passes on. CONCEDE
+    pile, the total changes (a four reverses), the refilling games draw, a
+    total above the limit is a bust; otherwise the turn passes on. CONCEDE
     costs a chip and ends the deal (R-C3-05)."""
     seat = m.current
     m.log = []
@@ -538,6 +537,8 @@ def play(m: Model, key: Key, order: Order) -> None:
     if reverses:
         m.reversed = not m.reversed
         m.log.append(("DIRECTION_REVERSED",))
+    if m.game != "sto":
+        draw(m, seat, order)
     if m.total > limit(m.game, m.o):
         if m.game == "sto":
             sto_bust(m, seat)
@@ -546,8 +547,6 @@ def play(m: Model, key: Key, order: Order) -> None:
         return
     if m.game == "sto":
         sto_exact_hundred(m, seat, before)
-    else:
-        draw(m, seat, order)
     nxt = next_seat(m, seat)
     if nxt is None:  # E-C-1: nobody still in holds a card
         end_deal(m, None)
@@ -829,8 +828,8 @@ def play_match(table: Table, n: int, seed: int) -> tuple[int, list[str]]:
             cs = getattr(after, game)
             if kind == "buried":
                 arranged = list(cs.pile[: len(cards)])
-            else:  # the new stock: the card the seat drew, then the engine's stock
-                drawn = engine_hands(cs, n)[seat] - m.hands[seat]
+            else:  # the new stock: the card the seat drew from it, then the engine's stock
+                drawn = Counter(cards) - Counter(cs.stock)  # (buried at once after a bust)
                 arranged = list(drawn.elements()) + list(cs.stock)
             if Counter(arranged) != Counter(cards):
                 ordering.append(f"{kind}: engine {sorted(arranged)}, model {sorted(cards)}")

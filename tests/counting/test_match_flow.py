@@ -38,10 +38,11 @@ def test_e_c_3_a_stuck_seat_is_asked_not_decided_for(table) -> None:
 def test_e_c_4_the_busters_cards_are_shown_to_everyone(table) -> None:
     opts = {"after_bust": "CONTINUE"}
     s = table.build("one_hundred", 3, hands={0: "Q♠ 2♣ 3♣ 6♣"}, total=95, options=opts)
+    drawn = table.text(s.one_hundred.stock[0])  # drawn before the bust check
     s = table.ok(s, table.play("one_hundred", 0, "Q♠"))
     reset = next(e for e in table.events if "under the pile" in e.text)
     assert not reset.visible_to
-    assert sorted(table.text(c) for c in reset.cards) == ["2♣", "3♣", "6♣"]
+    assert sorted(table.text(c) for c in reset.cards) == sorted(["2♣", "3♣", "6♣", drawn])
 
 
 def test_e_c_6_deal_winners_are_the_seats_left_but_the_loser(table) -> None:

@@ -252,7 +252,7 @@ def test_r_c2_06_a_bust_with_one_other_player_left_ends_the_match(table):
 def test_r_c2_06_the_busting_dealer_is_out_and_the_deal_passes_on(table):
     s = table.build(HUNDRED, 4, hands={0: "Q♠ …"}, dealer=0, total=95)
     s = table.ok(s, table.play(HUNDRED, 0, "Q♠"))
-    assert table.hand_size(s, 0) == 3  # the buster does not draw
+    assert table.hand_size(s, 0) == 4  # the buster drew: the draw comes before the bust check
     s = table.next_deal(s)
     assert s.one_hundred.dealer == 1
     assert s.current_seat == 2
@@ -284,8 +284,8 @@ def test_o_c2_4_continue_keeps_the_direction_and_the_stock(table):
     assert table.total(s) == 0
     assert table.reversed(s)
     assert s.current_seat == 3  # the next player counter-clockwise leads
-    assert table.stock(s) == stock  # the buster does not draw
-    assert "CARDS_DRAWN" not in table.event_kinds()
+    assert table.stock(s) == stock[1:]  # the buster drew before the bust check
+    assert "CARDS_DRAWN" in table.event_kinds()
 
 
 def test_o_c2_4_continue_a_second_bust_plays_on_with_two_left(table):

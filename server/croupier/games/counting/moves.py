@@ -100,18 +100,20 @@ def check_choice(rules: Rules, card: int, kind: str | None, value: int) -> None:
 
 
 def _play(table: Table, seat: int, card: int, total: int) -> None:
-    """The card goes on the pile; then the bust check, the exact-100
-    payment (C-C-4), the refill and the next turn (R-C2-03)."""
+    """The card goes on the pile; then the refill (R-C2-03), the bust check,
+    the exact-100 payment (C-C-4) and the next turn: the order of the
+    turn in the rules' model of all three games ("play → new total → [draw
+    if the game refills] → bust check → next player")."""
     rules, deal = table.rules, table.deal
     before = deal.total
     table.put(seat, card, total)
+    if rules.refill:
+        table.refill(seat)
     if total > rules.limit:
         scoring.bust(table, seat)
         return
     if rules.exact_hundred_chips and before < 100 == total:
         scoring.exact_hundred(table, seat)
-    if rules.refill:
-        table.refill(seat)
     if not table.next_turn(seat):
         scoring.no_card_left(table)
 
