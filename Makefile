@@ -12,6 +12,10 @@ TARGET ?= $(HOST):$(PORT)
 # The browser port of `make run`: the web table at http://$(HOST):$(WEB_PORT)/
 # and Connect/gRPC-Web for pages (`make run WEB_PORT=off` for none).
 WEB_PORT ?= $(or $(CROUPIER_WEB_PORT),8080)
+# The Prometheus port of `make run`. A second server beside a running one
+# needs all three ports of its own:
+# `make run PORT=50052 WEB_PORT=8081 METRICS_PORT=9096` (or WEB_PORT=off).
+METRICS_PORT ?= $(or $(CROUPIER_METRICS_PORT),9095)
 
 .PHONY: run test lint proto bench demo golden clean
 
@@ -59,7 +63,7 @@ proto: $(STAMP) $(PROTO_OUTPUTS)
 # The web table is built when Node is here (clients/web/web.mk); without it
 # the browser port serves the RPCs only.
 run: $(STAMP) $(WEB_BUILT)
-	$(BIN)/croupier serve --host $(HOST) --port $(PORT) --web $(WEB_PORT)
+	$(BIN)/croupier serve --metrics-port $(METRICS_PORT) --host $(HOST) --port $(PORT) --web $(WEB_PORT)
 
 # Line coverage of the engine and of 101 (its state validation is validate.py),
 # as a report, not a gate: every refusal branch has a named test. Whole

@@ -128,3 +128,46 @@ def test_serve_on_a_busy_port_exits_nonzero_with_a_log_line(free_port: int) -> N
                 process.communicate()
     assert process.returncode == 1, stderr
     assert [line["event"] for line in _log_lines(stderr)] == ["listen_failed"]
+
+
+def _free_ports(count: int) -> list[int]:
+    """`count` distinct ports free now (each probed, then released)."""
+    probes = [socket.socket() for _ in range(count)]
+    try:
+        for probe in probes:
+            probe.bind(("127.0.0.1", 0))
+        return [probe.getsockname()[1] for probe in probes]
+    finally:
+        for probe in probes:
+            probe.close()
+
+
+@pytest.mark.parametrize("listener", ["grpc", "web", "metrics"])
+def test_a_port_that_cannot_be_opened_is_named_with_its_listener(listener: str) -> None:
+    # `make run PORT=50052` beside a running server said listen_failed
+    # port=50052 (the free gRPC port) when its web or metrics port was the
+    # one taken: every listener now names itself and its own port.
+    grpc_port, web_port, metrics_port = _free_ports(3)
+    busy = {"grpc": grpc_port, "web": web_port, "metrics": metrics_port}[listener]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    with socket.socket() as squatter:
+        squatter.bind(("127.0.0.1", busy))
+        squatter.listen()
+        process = subprocess.run(
+            [
+                *(sys.executable, "-m", "croupier.cli", "serve", "--workers", "1"),
+                *("--port", str(grpc_port), "--web", str(web_port)),
+                *("--metrics-port", str(metrics_port)),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=20,
+        )
+    assert process.returncode == 1, process.stderr
+    failed = [line for line in _log_lines(process.stderr) if line["event"] == "listen_failed"]
+    assert len(failed) == 1, process.stderr
+    line = failed[0]
+    assert (line["listener"], line["port"]) == (listener, busy), line
+    assert f"127.0.0.1:{busy} (the {listener} port)" in str(line["error"]), line

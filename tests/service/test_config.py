@@ -81,3 +81,14 @@ def test_the_browser_port_is_off_unless_asked_for() -> None:
     assert ServerConfig.from_env_and_args([], env={"CROUPIER_WEB_PORT": "8080"}).web_port == 8080
     # Two 0s are two free ports, picked apart.
     assert ServerConfig.from_env_and_args(["--port", "0", "--web", "0"], env={}).web_port == 0
+
+
+def test_the_metrics_port_is_neither_the_grpc_nor_the_browser_port() -> None:
+    # Each listener its own port, refused at once (exit 2) rather than a
+    # listen failure after the first listener opened.
+    with pytest.raises(ValueError, match="metrics_port: 9095 is the gRPC port too"):
+        ServerConfig(port=9095)
+    with pytest.raises(ValueError, match="metrics_port: 8080 is the browser port too"):
+        ServerConfig(web_port=8080, metrics_port=8080)
+    # Two 0s are two free ports, picked apart.
+    assert ServerConfig(port=0, web_port=0, metrics_port=0).metrics_port == 0

@@ -84,6 +84,16 @@ class ServerConfig:
             raise ValueError("tls_cert and tls_key: give both (TLS) or neither")
         if self.web_port >= 0 and self.web_port == self.port != 0:
             raise ValueError(f"web_port: {self.web_port} is the gRPC port too; give another")
+        # Each listener its own port: a second server is started beside a
+        # first one by giving all three (`make run PORT= WEB_PORT= METRICS_PORT=`).
+        if self.metrics_port == self.port != 0:
+            raise ValueError(
+                f"metrics_port: {self.metrics_port} is the gRPC port too; give another"
+            )
+        if self.metrics_port == self.web_port != 0:
+            raise ValueError(
+                f"metrics_port: {self.metrics_port} is the browser port too; give another"
+            )
         if self.web_root and not os.path.isdir(self.web_root):
             raise ValueError(f"web_root: {self.web_root!r} is not a directory")
         if self.tls_client_ca and not self.tls_cert:

@@ -25,7 +25,7 @@ from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
-from croupier.service import handlers, memory, security
+from croupier.service import handlers, listen, memory, security
 from croupier.service.config import ServerConfig
 from croupier.service.metrics import metrics
 from croupier.service.observe import Observer
@@ -81,7 +81,8 @@ class Built:
 def create_server(config: ServerConfig) -> tuple[grpc.aio.Server, int]:
     """A server, not yet started, serving CroupierService, health and reflection
     on config.host:config.port; returns it with the bound port (the one the
-    system picked when config.port is 0). Raises OSError when it cannot bind."""
+    system picked when config.port is 0). Raises listen.ListenFailed (an
+    OSError naming the listener and its port) when it cannot bind."""
     built = build(config)
     return built.server, built.port
 
@@ -113,18 +114,19 @@ def build(config: ServerConfig) -> Built:
         else:
             port = server.add_secure_port(address, credentials)
     except RuntimeError as error:  # grpc's way of saying the bind failed
-        raise OSError(f"cannot listen on {address}: {error}") from error
+        raise listen.ListenFailed(listen.GRPC, config.host, config.port, error) from error
     if port == 0:  # older grpc versions report a failed bind this way
-        raise OSError(f"cannot listen on {address}")
+        raise listen.ListenFailed(listen.GRPC, config.host, config.port, "the bind failed")
     if config.web_port < 0:
         return Built(server, port, health_servicer, served)
-    web_socket = _bind(config.host, config.web_port, config.reuse_port)
+    web_socket = _bind(config.host, config.web_port, config.reuse_port, listen.WEB)
     web_port = web_socket.getsockname()[1]
     return Built(server, port, health_servicer, served, web_socket, web_port)
 
 
-def _bind(host: str, port: int, reuse_port: bool) -> socket.socket:
-    """A TCP socket bound to host:port (SO_REUSEPORT when workers share it).
+def _bind(host: str, port: int, reuse_port: bool, listener: str) -> socket.socket:
+    """A TCP socket bound to host:port (SO_REUSEPORT when workers share it);
+    a failure is a ListenFailed naming `listener`.
 
     Its protocol is named (IPPROTO_TCP, not 0) because asyncio turns
     TCP_NODELAY on only for connections of such a socket: without it the
@@ -139,7 +141,7 @@ def _bind(host: str, port: int, reuse_port: bool) -> socket.socket:
         sock.bind((host.strip("[]"), port))
     except OSError as error:
         sock.close()
-        raise OSError(f"cannot listen on {_address(host, port)}: {error}") from error
+        raise listen.ListenFailed(listener, host, port, error) from error
     return sock
 
 
@@ -182,8 +184,8 @@ async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
     (issue 7, item 9)."""
     try:
         built = build(config)
-    except OSError as error:
-        _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
+    except listen.ListenFailed as error:
+        listen.log_failure(_log, error)
         _exit(1)
     await _start(built, config)
     await _mark_serving(built.health)

@@ -31,6 +31,7 @@ from dataclasses import replace
 
 import structlog
 
+from croupier.service import listen
 from croupier.service.config import ServerConfig
 from croupier.service.logs import configure_logging
 
@@ -61,16 +62,23 @@ def serve(config: ServerConfig) -> int:
     os.environ["PROMETHEUS_MULTIPROC_DIR"] = metrics_dir
     try:
         with contextlib.ExitStack() as held:
-            port, holder = held.enter_context(_reserve_port(config.host, config.port))
+            reserved = _reserve_port(config.host, config.port, listen.GRPC)
+            port, holder = held.enter_context(reserved)
             holders = [holder]
             web_port = config.web_port
             if web_port >= 0:
-                web_port, web_holder = held.enter_context(_reserve_port(config.host, web_port))
+                reserved = _reserve_port(config.host, web_port, listen.WEB)
+                web_port, web_holder = held.enter_context(reserved)
                 holders.append(web_holder)
             resolved = replace(config, port=port, web_port=web_port, reuse_port=True)
             return _Supervisor(resolved, holders).run()
-    except OSError as error:
-        _log.error("listen_failed", host=config.host, port=config.port, error=str(error))
+    except listen.ListenFailed as error:
+        # Each listener names itself and its own port: a second server beside
+        # a first one says which of its ports is taken.
+        listen.log_failure(_log, error)
+        return 1
+    except OSError as error:  # not a listener's (a fork refused, …): said as what it is
+        _log.error("serve_failed", error=str(error))
         return 1
     finally:
         shutil.rmtree(metrics_dir, ignore_errors=True)
@@ -122,20 +130,27 @@ def _die_with(parent: int) -> None:
 
 
 @contextlib.contextmanager
-def _reserve_port(host: str, port: int) -> Iterator[tuple[int, socket.socket]]:
+def _reserve_port(host: str, port: int, listener: str) -> Iterator[tuple[int, socket.socket]]:
     """Check that the port is free, then hold it (bound, not listening, with
     SO_REUSEPORT) so that the workers can share it and nobody else takes it;
-    resolves port 0 to a free port. Yields the port and the holding socket."""
+    resolves port 0 to a free port. Yields the port and the holding socket;
+    raises listen.ListenFailed naming `listener` and the port."""
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family, socket.SOCK_STREAM) as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind((host, port))  # fails if anyone listens there, even with SO_REUSEPORT
-        port = probe.getsockname()[1]
-    holder = socket.socket(family, socket.SOCK_STREAM)
     try:
-        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
-        holder.bind((host, port))
+        with socket.socket(family, socket.SOCK_STREAM) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind((host, port))  # fails if anyone listens there, even with SO_REUSEPORT
+            port = probe.getsockname()[1]
+        holder = socket.socket(family, socket.SOCK_STREAM)
+    except OSError as error:
+        raise listen.named(listener, host, port, error) from error
+    try:
+        try:
+            holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            holder.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+            holder.bind((host, port))
+        except OSError as error:
+            raise listen.named(listener, host, port, error) from error
         yield port, holder
     finally:
         holder.close()
@@ -164,12 +179,16 @@ class _Supervisor:
         multiprocess.MultiProcessCollector(registry)
         # Bound before the first fork, so that a busy metrics port fails the
         # launch before any worker exists; served from a thread after it.
-        http = wsgiref.simple_server.make_server(
-            self.config.host,
-            self.config.metrics_port,
-            make_wsgi_app(registry),
-            handler_class=_QuietHandler,
-        )
+        try:
+            http = wsgiref.simple_server.make_server(
+                self.config.host,
+                self.config.metrics_port,
+                make_wsgi_app(registry),
+                handler_class=_QuietHandler,
+            )
+        except OSError as error:
+            port = self.config.metrics_port
+            raise listen.named(listen.METRICS, self.config.host, port, error) from error
         self.sockets.append(http.socket)
         for sig in STOP_SIGNALS:
             signal.signal(sig, self._on_signal)
