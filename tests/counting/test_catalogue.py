@@ -53,7 +53,6 @@ def test_enum_options_are_named_without_their_prefix() -> None:
 @pytest.mark.parametrize(
     ("game", "options", "field"),
     [
-        ("sto", {"card_values": "SKAT_HUNDERT", "leftovers": "ASIDE"}, "options.leftovers"),
         ("one_hundred", {"after_bust": "CONTINUE", "lives": 2}, "options.after_bust"),
         ("one_hundred", {"hand_size": 5}, "options[0].value"),
         ("chips_101", {"limit": 99}, "options[0].value"),

@@ -864,15 +864,12 @@ def test_engine_agrees_with_model(table: Table) -> None:
 @pytest.mark.parametrize(
     ("game", "preset", "options"),
     [
-        # A-C1-02: SKAT_HUNDERT needs FACE_UP_START_TOTAL.
-        ("sto", "seed", {"card_values": "SKAT_HUNDERT"}),
-        ("sto", "hundert", {"leftovers": "ASIDE"}),
         # C-C-3: CONTINUE needs lives 1.
         ("one_hundred", "seed", {"after_bust": "CONTINUE", "lives": 2}),
         ("one_hundred", "gamerules", {"after_bust": "CONTINUE"}),
     ],
 )
 def test_refused_combinations(game: str, preset: str, options: dict[str, Any]) -> None:
-    """The combinations the rules refuse at NewGame (A-C1-02, C-C-3)."""
+    """The combinations the rules refuse at NewGame (C-C-3)."""
     with pytest.raises(InvalidInput):
         Session.new(game, preset=preset, seat_count=3, seed=1, options=options)

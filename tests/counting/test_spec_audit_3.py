@@ -11,6 +11,7 @@ from collections import Counter
 import pytest
 
 from croupier.engine import api
+from croupier.v1 import counting_pb2 as sto_pb
 from croupier.v1 import game_pb2, service_pb2
 
 STO = "sto"
@@ -233,14 +234,16 @@ def test_o_c3_3_pagat_ten_on_95(table):
 # -- option combinations at NewGame ---------------------------------------------------------------
 
 
-def test_a_c1_02_skat_hundert_alone_is_refused(table):
-    """Debatable (0.1 "each option is independent unless a conflict is
-    listed"; A-C1-02 only recommends FACE_UP_START_TOTAL with SKAT_HUNDERT):
-    the engine refuses the combination at NewGame."""
-    from croupier.engine.errors import InvalidInput
-
-    with pytest.raises(InvalidInput):
-        table.new(STO, 3, options={"card_values": "SKAT_HUNDERT"})
+def test_a_c1_02_hundert_values_bring_their_leftovers_face_up(table):
+    """A-C1-02: SKAT_HUNDERT alone deals the leftovers face up as the start
+    total; a table may still set them aside itself (§0.1: options are
+    independent unless a conflict is listed; A-C1-02 lists none)."""
+    named = table.new(STO, 3, options={"card_values": "SKAT_HUNDERT"})
+    assert named.options.sto.leftovers == sto_pb.STO_LEFTOVERS_FACE_UP_START_TOTAL
+    aside = table.new(STO, 3, options={"card_values": "SKAT_HUNDERT", "leftovers": "ASIDE"})
+    assert aside.options.sto.leftovers == sto_pb.STO_LEFTOVERS_ASIDE
+    hundert = table.new(STO, 3, preset="hundert", options={"leftovers": "ASIDE"})
+    assert hundert.options.sto.leftovers == sto_pb.STO_LEFTOVERS_ASIDE
 
 
 SKAT_FACE_UP_FEDER = {

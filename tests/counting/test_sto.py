@@ -6,8 +6,6 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.engine.errors import InvalidInput
-
 G = "sto"
 
 
@@ -101,11 +99,24 @@ def test_a_c1_01_the_queen_counts_three_not_two(table):
     assert table.total(table.ok(s, table.play(G, 0, "Q♠"))) == 13
 
 
-def test_a_c1_02_skat_hundert_with_leftovers_aside_is_refused(table):
-    with pytest.raises(InvalidInput) as error:
-        table.new(G, 3, options={"card_values": "SKAT_HUNDERT"})
-    assert error.value.violations[0][0] == "options.leftovers"
-    assert "A-C1-02" in error.value.violations[0][1]
+def test_a_c1_02_skat_hundert_alone_turns_the_leftovers_up_to_start_the_total(table):
+    s = table.new(G, 3, options={"card_values": "SKAT_HUNDERT"})
+    leftovers = [table.text(c) for c in s.sto.leftovers]
+    assert len(leftovers) == 2  # 32 cards, 3 hands of 10
+    values = {"A": 11, "1": 10, "K": 4, "Q": 3, "J": 2}  # 9, 8, 7: 0 (O-C1-1)
+    assert table.total(s) == sum(values.get(card[0], 0) for card in leftovers)
+
+
+def test_a_c1_02_skat_hundert_with_leftovers_set_aside_plays_to_the_last_card(table):
+    # Nobody need go over 100 then: a deal that runs out of cards ends with no
+    # loser (E-C-1).
+    opts = {"card_values": "SKAT_HUNDERT", "leftovers": "ASIDE", "deals_per_match": 1}
+    s = table.build(G, 3, hands={0: "9♠", 1: "8♠", 2: "7♠"}, total=90, options=opts)
+    for seat, card in ((0, "9♠"), (1, "8♠"), (2, "7♠")):
+        s = table.ok(s, table.play(G, seat, card))
+    assert table.total(s) == 90
+    assert table.match_phase(s) == "MATCH_OVER"
+    assert table.deal_points(s) == [0, 0, 0]
 
 
 def test_a_c1_03_a_tie_for_most_penalty_makes_co_losers(table):

@@ -103,8 +103,11 @@ def test_a_counting_view_counts_exactly_what_it_hides(
     def on_step(step: Step) -> None:
         state = step.state
         deal = getattr(state, state.game)
-        face_up = dict(case.options).get("leftovers", "") == "FACE_UP_START_TOTAL" or (
-            case.preset == "hundert" and "leftovers" not in dict(case.options)
+        # Set, or brought by Hundert's values (A-C1-02) or the hundert preset.
+        named = dict(case.options)
+        face_up = named.get("leftovers", "") == "FACE_UP_START_TOTAL" or (
+            "leftovers" not in named
+            and (case.preset == "hundert" or named.get("card_values") == "SKAT_HUNDERT")
         )
         for seat in range(len(state.seats)):
             view = api.get_view(service_pb2.GetViewRequest(state=state, seat=seat)).view

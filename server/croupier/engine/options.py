@@ -55,12 +55,26 @@ def _enum_prefix(enum_descriptor: Any) -> str:
     return unspecified[: -len("UNSPECIFIED")]
 
 
-class Catalogue:
-    """The options of one game, bound to its typed options message class."""
+# A follower: (leader, value, follower, follows): when option `leader` is
+# `value` and the table did not set `follower` itself, `follower` takes
+# `follows` instead of its default (or a preset's value): an option that
+# only works, or only means something, with another brings it along.
+Follower = tuple[str, Value, str, Value]
 
-    def __init__(self, message_class: type[Message], specs: Sequence[OptionSpec]) -> None:
+
+class Catalogue:
+    """The options of one game, bound to its typed options message class,
+    with the followers of its options (`Follower`)."""
+
+    def __init__(
+        self,
+        message_class: type[Message],
+        specs: Sequence[OptionSpec],
+        followers: Sequence[Follower] = (),
+    ) -> None:
         self.message_class = message_class
         self.specs = tuple(specs)
+        self.followers = tuple(followers)
         self.by_name = {spec.name: spec for spec in specs}
         fields = message_class.DESCRIPTOR.fields_by_name
         missing = set(fields) ^ set(self.by_name)
@@ -112,6 +126,7 @@ class Catalogue:
         message = self.message_class()
         for spec in self.specs:
             self._store(message, spec, spec.default)
+        layers = list(layers)
         for settings, paths in layers:
             for name, value in settings.items():
                 path = paths.get(name, name)
@@ -119,6 +134,14 @@ class Catalogue:
                 if named is None:
                     raise InvalidInput(f"{path}.name", f"unknown option {name!r}")
                 self._store(message, named, self.coerce(named, value, f"{path}.value"))
+        if self.followers:
+            # Set by the table = named in a layer that gives it a path (NewGame's
+            # own settings); a preset's values may follow like the defaults.
+            explicit = {name for settings, paths in layers for name in settings if name in paths}
+            named_values = self.named(message)
+            for leader, value, follower, follows in self.followers:
+                if named_values[leader] == value and follower not in explicit:
+                    self._store(message, self.by_name[follower], follows)
         return message
 
     def coerce(self, spec: OptionSpec, value: Value, path: str) -> Value:

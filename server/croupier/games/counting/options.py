@@ -35,7 +35,10 @@ STO_SPECS = (
           allowed=("PENALTY_POINTS", "HUNDERT_CHIPS", "FEDER_CHIPS")),
 )  # fmt: skip
 
-STO_CATALOGUE = Catalogue(pb.StoOptions, STO_SPECS)
+# A-C1-02: Hundert's values bring their leftovers, face up, starting the
+# total, unless the table sets `leftovers` itself.
+STO_FOLLOWERS = (("card_values", "SKAT_HUNDERT", "leftovers", "FACE_UP_START_TOTAL"),)
+STO_CATALOGUE = Catalogue(pb.StoOptions, STO_SPECS, STO_FOLLOWERS)
 
 STO_PRESETS = (
     Preset("seed", "«Сто» as the seed plays it: three deals, the overshoot as penalty points",
@@ -48,17 +51,9 @@ STO_PRESETS = (
 
 
 def check_sto(options: pb.StoOptions, path: str) -> None:
-    """A-C1-02: with Hundert's values the dealt cards may add up to 100 or
-    less, so nobody would bust; the leftovers must start the total."""
-    if (
-        options.card_values == pb.STO_CARD_VALUES_SKAT_HUNDERT
-        and options.leftovers != pb.STO_LEFTOVERS_FACE_UP_START_TOTAL
-    ):
-        raise InvalidInput(
-            f"{path}.leftovers",
-            "card_values SKAT_HUNDERT needs leftovers FACE_UP_START_TOTAL (A-C1-02: otherwise "
-            "every card could be played without anyone going over 100)",
-        )
+    """«Сто»'s options have no conflicts: A-C1-02's leftovers follow Hundert's
+    values (STO_FOLLOWERS), and a table that sets them aside with those values
+    plays deals that may end with nobody over 100 (E-C-1)."""
 
 
 # -- One Hundred ---------------------------------------------------------------------

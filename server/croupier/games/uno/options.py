@@ -10,12 +10,8 @@ rules define them: H7 (lazy scoring) is `scoring_method` LAZY and H17
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-
-from google.protobuf.message import Message
-
 from croupier.engine.errors import InvalidInput
-from croupier.engine.options import BOOL, ENUM, INT, Catalogue, OptionSpec, Preset, Value
+from croupier.engine.options import BOOL, ENUM, INT, Catalogue, Follower, OptionSpec, Preset
 from croupier.v1 import uno_pb2 as pb
 
 
@@ -122,7 +118,7 @@ SPECS = (
 # C-UNO-6 and §2.12: an option the table does not set follows the house rule
 # that fixes it; an explicit contradicting value is a conflict (check_options).
 # (leader, leader value, follower, the value it takes)
-FOLLOWERS: tuple[tuple[str, Value, str, Value], ...] = (
+FOLLOWERS: tuple[Follower, ...] = (
     ("wd4_enforcement", "STRICT", "challenge_enabled", False),
     ("play_to_last", True, "scoring_method", "LAZY"),
     ("h2o_finish_bonus", True, "scoring_method", "PENALTY_LIMIT"),
@@ -132,23 +128,7 @@ FOLLOWERS: tuple[tuple[str, Value, str, Value], ...] = (
 )
 
 
-class UnoCatalogue(Catalogue):
-    """The catalogue, with C-UNO-6's followers applied after the layers."""
-
-    def resolve(self, layers: Iterable[tuple[Mapping[str, Value], Mapping[str, str]]]) -> Message:
-        layers = list(layers)
-        message = super().resolve(layers)
-        # Set by the table = named in a layer that gives it a path (NewGame's
-        # own settings); a preset's values may follow like the defaults.
-        explicit = {name for settings, paths in layers for name in settings if name in paths}
-        named = self.named(message)
-        for leader, value, follower, follows in FOLLOWERS:
-            if named[leader] == value and follower not in explicit:
-                self._store(message, self.by_name[follower], follows)
-        return message
-
-
-CATALOGUE = UnoCatalogue(pb.UnoOptions, SPECS)
+CATALOGUE = Catalogue(pb.UnoOptions, SPECS, FOLLOWERS)  # C-UNO-6's followers
 
 PRESETS = (
     Preset("seed", "The rules of the seed: number-only first card, +2 passed on (not added), "
