@@ -3,8 +3,10 @@
 The service layer is a thin gRPC adapter over these functions, and an
 in-process user (a bot, the benchmark, a notebook) calls them directly with
 the same results. Here the framework does the bookkeeping every game shares:
-the envelope checks, the gates every game has (match over, deal over, a stale
-move, a seat that may not act) before any rule of the game runs, the copy
+the envelope checks, the reading of a move written in another spelling as
+its one canonical spelling (a game's optional `canonical_move`), the gates
+every game has (match over, deal over, a stale move, a seat that may not act)
+before any rule of the game runs, the copy
 that keeps `apply` off its input, the acting seats and the move counter, the
 notation of each move, and the per-seat redaction of events.
 
@@ -28,6 +30,7 @@ from croupier.engine.events import fill_seat_events
 from croupier.engine.move_codec import LIST_LEGAL_MOVES_TAG, MoveCodec, codec_of
 from croupier.engine.options import Value, from_option_value, to_option_value
 from croupier.engine.registry import Game
+from croupier.engine.validate_seats import check_seat_names
 from croupier.v1 import game_pb2, service_pb2
 
 # The layout version of GameState written by this server. Older states keep
@@ -107,6 +110,8 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
             "seat_names",
             f"give no names or one per seat ({seat_count}); got {len(request.seat_names)}",
         )
+    if request.seat_names:
+        check_seat_names(request.seat_names, lambda i: f"seat_names[{i}]")
     overrides: dict[str, Value] = {}
     paths: dict[str, str] = {}
     for i, setting in enumerate(request.options):
@@ -181,6 +186,7 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
             f"{path}.seats",
             f"{game.name} seats {game.min_seats} to {game.max_seats}; got {len(state.seats)}",
         )
+    check_seat_names([seat.name for seat in state.seats], lambda i: f"{path}.seats[{i}].name")
     if state.current_seat >= len(state.seats):
         raise InvalidInput(f"{path}.current_seat", f"seat {state.current_seat} does not exist")
     if state.match.phase not in _MATCH_PHASES:
@@ -410,6 +416,13 @@ def apply_move_on(
     game = _trusted_game(state) if trusted else check_state(state)
     codec = codec_of(game)
     notation = _checked_notation(game, codec, state, move)
+    if codec.canonical is not None:
+        # Another spelling of a move is read as the move (Game.canonical_move):
+        # the gates, the rules, the notation and the events see its one spelling.
+        canonical = codec.canonical(state, move)
+        if canonical is not move:
+            move = canonical
+            notation = game.notation(move)
     response = service_pb2.ApplyMoveResponse() if into is None else into
     response.notation = notation
     after = response.state
@@ -442,7 +455,9 @@ def _checked_notation(
     game: Game, codec: MoveCodec, state: game_pb2.GameState, move: game_pb2.Move
 ) -> str:
     """Check the move's seat and shape; its notation. A move seen before with
-    a good shape (the same bytes) skips the game's shape check."""
+    a good shape (the same bytes) skips the game's shape check. The notation
+    is the submitted move's own: the canonical spelling of a move may depend
+    on the position (a lay-off's end), so it is never cached by these bytes."""
     move_bytes = move.SerializeToString()
     notation = codec.known_notation(move_bytes)
     if notation is None:

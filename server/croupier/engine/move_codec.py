@@ -19,6 +19,12 @@ A move seen before in a request also skips the game's shape check:
 determine, and only a move that passed it is remembered as checked. (A move
 the game lists is not taken as checked on the game's word: the conformance
 suite must still see a game that lists a malformed move refused.)
+
+A game's `canonical_move` (registry.py) is looked up once per codec
+(`canonical`). The notation remembered for a move's bytes is that move's own:
+its canonical spelling may depend on the position (which end of a sequence a
+card fits), so `engine.api` computes the notation of a respelled move afresh
+and caches nothing under the bytes it was submitted as.
 """
 
 from __future__ import annotations
@@ -86,6 +92,10 @@ class MoveCodec:
             LIST_LEGAL_MOVES_TAG: POOL.map(),
             SEAT_MOVES_MOVES_TAG: POOL.map(),
         }
+        # The game's optional respelling hook (registry.py), looked up once.
+        self.canonical: Callable[[game_pb2.GameState, game_pb2.Move], game_pb2.Move] | None = (
+            getattr(game, "canonical_move", None)
+        )
         encoded = getattr(game, "encoded_legal_moves", None)
         self.encoded_legal: Callable[[game_pb2.GameState, int], Sequence[bytes]] = (
             encoded if encoded is not None else self._serialized_legal

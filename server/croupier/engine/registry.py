@@ -61,6 +61,23 @@ class Game(Protocol):
     # Optional, for the hot path: `encoded_legal_moves(state, seat) -> list[bytes]`,
     # the same moves serialized, in the same order (engine/move_codec.py).
 
+    # Optional: `canonical_move(state, move) -> Move`, the one canonical
+    # spelling of a well-formed move written another way (a rummy meld's
+    # cards in another order, a lay-off without the end it can only go to).
+    # Every move keeps exactly one spelling — the one `legal_moves` lists,
+    # `notation` prints and `apply` stores — but a move written in another
+    # spelling of the same move is accepted as that move. `engine.api`
+    # calls it after the move's shape check and before the gates, on a state
+    # already validated (or trusted) whose deal may be over and whose seat
+    # may not act, so it must not raise: it returns `move` itself (the same
+    # object) when the move is canonical already, is no respelling of a legal
+    # move, or could be read as two different moves — the rules then refuse
+    # it as written — and otherwise a new Move with the same `seat` and
+    # `seen_move_number`. It must be cheap for a canonical move (every
+    # ApplyMove pays it) and is an identity on every listed move (the
+    # conformance suite checks both: a candidate is accepted iff its
+    # canonical form is listed). A game without it is read as written.
+
     def apply(self, state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
         """Play `move` of an acting seat on `state` in place (the caller passes
         a copy), or raise IllegalMove leaving the state unusable."""
