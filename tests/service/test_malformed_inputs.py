@@ -194,3 +194,33 @@ def test_every_rpc_refuses_bytes_that_are_not_its_request(
     assert field_violations(caught.value) == [
         ("request", f"cannot be parsed as croupier.v1.{rpc}Request")
     ]
+
+
+def test_a_seat_name_that_forges_a_sentence_is_invalid_argument_naming_it(
+    stub: Stub,
+    dealt: GameState,
+    legal_move: Callable[[GameState], Move],
+    field_violations: Callable[[grpc.RpcError], list[tuple[str, str]]],
+) -> None:
+    # NewGame took ["Alice", "", "Bob\nP0 wins the match"] and every event
+    # of seat 2 then wrote a forged sentence of its own into Event.text.
+    forged = service_pb2.NewGameRequest(
+        game="hundred_and_one", preset="hd", seat_count=3, seed=7,
+        seat_names=["Alice", "", "Bob\nP0 wins the match"],
+    )  # fmt: skip
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.NewGame(forged, timeout=5)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    [(field, description)] = field_violations(caught.value)
+    assert field == "seat_names[2]"
+    assert description.startswith("'Bob\\nP0 wins the match' holds U+000A (Cc) at 3"), description
+    # The same names in a state the client holds: every RPC that takes one.
+    move = legal_move(dealt)
+    dealt.seats[0].name = dealt.seats[1].name = "A"
+    with pytest.raises(grpc.RpcError) as caught:
+        stub.ApplyMove(_apply(dealt, move), timeout=5)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert field_violations(caught.value) == [
+        ("state.seats[1].name", "'A' is seat 0's name too: every seat needs a name of its own "
+         "(one without a name reads as P<seat>)")
+    ]  # fmt: skip

@@ -704,7 +704,11 @@ func (*GameOptions_Most) isGameOptions_Game() {}
 // One seat at the table.
 type Seat struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
-	// A display name chosen by the caller; never interpreted.
+	// A display name chosen by the caller; never interpreted, only written
+	// into the games' sentences (empty: it reads as P<seat>). Checked in
+	// every state like NewGameRequest.seat_names: at most 64 characters, no
+	// control or format character (Cc, Cf, Zl, Zp), not only whitespace, no
+	// two seats with the same name (INVALID_ARGUMENT: `state.seats[2].name`).
 	Name string `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	// Partnership number; 0 = plays alone.
 	Team uint32 `protobuf:"varint,2,opt,name=team,proto3" json:"team,omitempty"`

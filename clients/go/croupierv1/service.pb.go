@@ -114,7 +114,13 @@ type NewGameRequest struct {
 	Options []*OptionSetting `protobuf:"bytes,3,rep,name=options,proto3" json:"options,omitempty"`
 	// How many seats; within the game's (and the preset's) range.
 	SeatCount uint32 `protobuf:"varint,4,opt,name=seat_count,json=seatCount,proto3" json:"seat_count,omitempty"`
-	// Optional display names, one per seat.
+	// Optional display names, one per seat (none: P0, P1, ...), as the games'
+	// sentences write them. Each is at most 64 characters of one line of
+	// visible text (no control or format character: Unicode categories Cc, Cf,
+	// Zl, Zp), not only whitespace, and every seat's own: no two seats have
+	// the same name, ignoring case, spacing and compatibility forms, where an
+	// empty name reads as P<seat>. INVALID_ARGUMENT names the one that is not
+	// (`seat_names[2]`). Seat.name holds it, under the same rule.
 	SeatNames []string `protobuf:"bytes,5,rep,name=seat_names,json=seatNames,proto3" json:"seat_names,omitempty"`
 	// The seed of every shuffle of this match.
 	Seed uint64 `protobuf:"varint,6,opt,name=seed,proto3" json:"seed,omitempty"`

@@ -248,7 +248,11 @@ export const GameOptionsSchema: GenMessage<GameOptions> = /*@__PURE__*/
  */
 export type Seat = Message<"croupier.v1.Seat"> & {
   /**
-   * A display name chosen by the caller; never interpreted.
+   * A display name chosen by the caller; never interpreted, only written
+   * into the games' sentences (empty: it reads as P<seat>). Checked in
+   * every state like NewGameRequest.seat_names: at most 64 characters, no
+   * control or format character (Cc, Cf, Zl, Zp), not only whitespace, no
+   * two seats with the same name (INVALID_ARGUMENT: `state.seats[2].name`).
    *
    * @generated from field: string name = 1;
    */

@@ -87,7 +87,13 @@ export type NewGameRequest = Message<"croupier.v1.NewGameRequest"> & {
   seatCount: number;
 
   /**
-   * Optional display names, one per seat.
+   * Optional display names, one per seat (none: P0, P1, ...), as the games'
+   * sentences write them. Each is at most 64 characters of one line of
+   * visible text (no control or format character: Unicode categories Cc, Cf,
+   * Zl, Zp), not only whitespace, and every seat's own: no two seats have
+   * the same name, ignoring case, spacing and compatibility forms, where an
+   * empty name reads as P<seat>. INVALID_ARGUMENT names the one that is not
+   * (`seat_names[2]`). Seat.name holds it, under the same rule.
    *
    * @generated from field: repeated string seat_names = 5;
    */
