@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 import pytest
 
-from croupier.engine import api
+from croupier.engine import api, registry
 from croupier.engine.errors import FailedPrecondition, InvalidInput
 from croupier.engine.options import BOOL, Catalogue, OptionSpec
 from croupier.games.hundred_and_one.options import SPECS
@@ -266,6 +266,49 @@ def test_a_state_from_a_newer_schema_or_rules_version_is_a_failed_precondition()
     newer_rules.rules_version = 99
     with pytest.raises(FailedPrecondition, match="rules_version 99 is newer"):
         api.check_state(newer_rules)
+
+
+def _relabelled(state: State, game: str) -> State:
+    """`state` (a 101 deal) claiming to be a game of `game`, its parts untouched."""
+    state.game = game
+    return state
+
+
+def test_a_state_whose_parts_disagree_on_its_game_is_malformed_whatever_its_version() -> None:
+    # A 101 state relabelled "uno" (at 101's rules version 4, above UNO's 2)
+    # was FAILED_PRECONDITION "uno rules_version 4 is newer than this
+    # server's 2": the version was checked before the parts' agreement.
+    uno = registry.find("uno")
+    assert uno is not None
+    state = _relabelled(dealt(), "uno")
+    assert state.rules_version > uno.rules_version
+    assert refusal(lambda: api.check_state(state)) == (
+        "state.options",
+        "must hold uno options, the state's game; got hundred_and_one options",
+    )
+    move = first_legal(dealt())
+    assert refusal(lambda: apply(state, move))[0] == "state.options"
+    # Options of the named game, but another game's state.
+    state.options.uno.SetInParent()
+    assert refusal(lambda: api.check_state(state)) == (
+        "state.hundred_and_one",
+        "a hundred_and_one game state, but the state is a uno game",
+    )
+    # Both of the named game's, but none of its game state.
+    state.ClearField("hundred_and_one")
+    assert refusal(lambda: api.check_state(state)) == ("state", "the uno game state is missing")
+
+
+def test_only_a_consistent_state_of_a_newer_rules_version_is_a_failed_precondition() -> None:
+    state = dealt()
+    state.rules_version = 99
+    with pytest.raises(FailedPrecondition, match="hundred_and_one rules_version 99 is newer"):
+        api.check_state(state)
+    state.ClearField("hundred_and_one")
+    assert refusal(lambda: api.check_state(state)) == (
+        "state",
+        "the hundred_and_one game state is missing",
+    )
 
 
 def test_a_partnership_passes_the_envelope_and_meets_the_games_own_rule() -> None:

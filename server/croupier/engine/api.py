@@ -157,7 +157,11 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     """Validate a whole state before any rule runs; returns its game.
 
     Raises InvalidInput naming the first broken field, or FailedPrecondition
-    for a state written by a newer schema or rules version.
+    for a state written by a newer schema or rules version. Whether the
+    state's parts agree on its game (its name, options and game state) is
+    checked before its rules version: a state whose parts disagree is
+    malformed, whatever version it claims, and only a consistent state of a
+    newer version is FAILED_PRECONDITION.
     """
     if state.schema_version == 0:
         if state.ByteSize() == 0:
@@ -173,13 +177,12 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
         raise InvalidInput(f"{path}.game", f"unknown game {state.game!r}")
     if state.rules_version == 0:
         raise InvalidInput(f"{path}.rules_version", "missing (0)")
+    _check_one_game(state, game, path)
     if state.rules_version > game.rules_version:
         raise FailedPrecondition(
             f"{game.name} rules_version {state.rules_version} is newer than this server's "
             f"{game.rules_version}"
         )
-    if state.options.WhichOneof("game") != game.name:
-        raise InvalidInput(f"{path}.options", f"must hold {game.name} options")
     _check_options(game, getattr(state.options, game.name), path)
     if not game.min_seats <= len(state.seats) <= game.max_seats:
         raise InvalidInput(
@@ -197,12 +200,27 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     _check_match(state, path)
     if any(seat.team for seat in state.seats):
         _check_teams(state, path)
-    if state.WhichOneof("game_state") != game.name:
-        raise InvalidInput(path, f"the {game.name} game state is missing")
     game.validate(state)
     if state.schema_version >= 2:
         _check_acting_seats(game, state, path)
     return game
+
+
+def _check_one_game(state: game_pb2.GameState, game: Game, path: str) -> None:
+    """The state's options and game state are of the game it names."""
+    options = state.options.WhichOneof("game")
+    if options != game.name:
+        got = f"{options} options" if options else "none"
+        raise InvalidInput(
+            f"{path}.options", f"must hold {game.name} options, the state's game; got {got}"
+        )
+    kind = state.WhichOneof("game_state")
+    if kind is None:
+        raise InvalidInput(path, f"the {game.name} game state is missing")
+    if kind != game.name:
+        raise InvalidInput(
+            f"{path}.{kind}", f"a {kind} game state, but the state is a {game.name} game"
+        )
 
 
 def _check_match(state: game_pb2.GameState, path: str) -> None:
