@@ -124,7 +124,7 @@ def build(config: ServerConfig) -> Built:
     return Built(server, port, health_servicer, served, web_socket, web_port)
 
 
-def _bind(host: str, port: int, reuse_port: bool, listener: str) -> socket.socket:
+def _bind(host: str, port: int, reuse_port: bool, listener: str = listen.WEB) -> socket.socket:
     """A TCP socket bound to host:port (SO_REUSEPORT when workers share it);
     a failure is a ListenFailed naming `listener`.
 
