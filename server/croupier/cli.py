@@ -5,9 +5,21 @@ rules` prints a game's rules."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
+
+# The exit status of a command whose output pipe closed before it was done
+# (`croupier rules uno | head -1`), with no traceback: 0, the reader took
+# what it wanted. Python ignores SIGPIPE, so a write to a closed pipe raises
+# BrokenPipeError; every command ends through `main`, which turns it into
+# this status. 0 and not 141 (a shell's status for a process SIGPIPE ended):
+# argparse already ends 0 when its help meets a closed pipe (it swallows the
+# error), and whether the error shows at a write or only at the last flush
+# depends on buffering (PYTHONUNBUFFERED), which must not change the status.
+BROKEN_PIPE_EXIT = 0
 
 # Subcommands with their own parsers: name -> (module with main(argv), help).
 TOOLS = {
@@ -56,7 +68,32 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `croupier` console script; returns the exit code."""
+    """Entry point of the `croupier` console script; returns the exit code
+    (BROKEN_PIPE_EXIT, quietly, when the output's reader went away)."""
+    try:
+        try:
+            return _main(argv)
+        finally:
+            # What is still buffered meets a closed pipe here, not in the
+            # interpreter's exit (which would print "Exception ignored").
+            sys.stdout.flush()
+    except BrokenPipeError:
+        _discard_output()
+        return BROKEN_PIPE_EXIT
+
+
+def _discard_output() -> None:
+    """Point stdout and stderr at /dev/null: what is still buffered, and the
+    interpreter's last flush, then go nowhere instead of raising again."""
+    devnull = os.open(os.devnull, os.O_WRONLY)
+    for stream in (sys.stdout, sys.stderr):
+        # (Not a file, as a test's capture is: nothing to point elsewhere.)
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            os.dup2(devnull, stream.fileno())
+    os.close(devnull)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     namespace, rest = parser.parse_known_args(args)

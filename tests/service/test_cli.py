@@ -171,3 +171,92 @@ def test_a_port_that_cannot_be_opened_is_named_with_its_listener(listener: str) 
     line = failed[0]
     assert (line["listener"], line["port"]) == (listener, busy), line
     assert f"127.0.0.1:{busy} (the {listener} port)" in str(line["error"]), line
+
+
+# Every command whose output can be long or piped: `| head -1` closed the
+# pipe under `croupier rules uno` and `croupier demo`, which ended with a
+# BrokenPipeError traceback and exit 1.
+CLOSED_PIPE_COMMANDS = {
+    "help": ["--help"],
+    "serve-help": ["serve", "--help"],
+    "rules": ["rules", "uno"],
+    "rules-preset": ["rules", "scala40", "--preset", "pagat"],
+    "rules-help": ["rules", "--help"],
+    "seal-keygen": ["seal-keygen", "k1"],
+    "demo-help": ["demo", "--help"],
+    "play-help": ["play", "--help"],
+    "play": ["play", "--game", "uno", "--seats", "3", "--bots", "random", "--seed", "7"],
+    "tournament-help": ["tournament", "--help"],
+    "replay-help": ["replay", "--help"],
+}
+
+
+def _into_a_closed_pipe(
+    argv: list[str], buffered: bool, stdin: str = ""
+) -> subprocess.CompletedProcess[str]:
+    """`croupier ARGV | head -0`, made certain: the pipe's reader is closed
+    before the command starts, so its first write (or flush) meets it."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("CROUPIER_")}
+    env.pop("PYTHONUNBUFFERED", None)
+    if not buffered:
+        env["PYTHONUNBUFFERED"] = "1"
+    reader, writer = os.pipe()
+    os.close(reader)
+    try:
+        return subprocess.run(
+            [sys.executable, "-m", "croupier.cli", *argv],
+            input=stdin,
+            stdout=writer,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            timeout=120,
+        )
+    finally:
+        os.close(writer)
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+@pytest.mark.parametrize("command", list(CLOSED_PIPE_COMMANDS))
+def test_every_command_ends_quietly_when_its_output_pipe_closes(
+    command: str, buffered: bool
+) -> None:
+    done = _into_a_closed_pipe(CLOSED_PIPE_COMMANDS[command], buffered, stdin="1\n" * 100)
+    assert (done.returncode, done.stderr) == (cli.BROKEN_PIPE_EXIT, ""), done.stderr
+
+
+@pytest.mark.parametrize("buffered", [True, False], ids=["buffered", "unbuffered"])
+def test_the_demo_ends_quietly_when_its_output_pipe_closes(buffered: bool) -> None:
+    from croupier.service.config import ServerConfig
+    from croupier.service.server import ServerThread
+
+    with ServerThread(ServerConfig(port=0, grace=0.0)) as port:
+        done = _into_a_closed_pipe(
+            ["demo", "--target", f"127.0.0.1:{port}", "--game", "hundred_and_one"]
+            + ["--preset", "hd", "--seed", "7"],
+            buffered,
+        )
+    assert (done.returncode, done.stderr) == (cli.BROKEN_PIPE_EXIT, ""), done.stderr
+
+
+def test_a_closed_pipe_is_exit_0_and_no_other_error_is_hidden(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def broken(argv: list[str]) -> int:
+        raise BrokenPipeError(32, "Broken pipe")
+
+    discarded: list[bool] = []
+    # (Not the real one here: it would point this process's stdout at /dev/null.)
+    monkeypatch.setattr(cli, "_discard_output", lambda: discarded.append(True))
+    demo = types.ModuleType("croupier_client.demo")
+    demo.main = broken  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "croupier_client.demo", demo)
+    assert cli.main(["demo"]) == cli.BROKEN_PIPE_EXIT == 0
+    assert discarded == [True]
+
+    def failing(argv: list[str]) -> int:
+        raise ConnectionResetError(104, "Connection reset by peer")
+
+    demo.main = failing  # type: ignore[attr-defined]
+    with pytest.raises(ConnectionResetError):
+        cli.main(["demo"])

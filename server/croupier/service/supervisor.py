@@ -77,6 +77,8 @@ def serve(config: ServerConfig) -> int:
         # a first one says which of its ports is taken.
         listen.log_failure(_log, error)
         return 1
+    except BrokenPipeError:  # the log's reader went away: nothing can be said
+        raise
     except OSError as error:  # not a listener's (a fork refused, …): said as what it is
         _log.error("serve_failed", error=str(error))
         return 1
