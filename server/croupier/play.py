@@ -127,12 +127,12 @@ def _set_up(
     preset = presets.get(preset_name.lower())
     if preset is None:
         known = ", ".join(p.name for p in descriptor.presets)
-        parser.error(f"--preset {args.preset}: {args.game} has {known}")
+        parser.error(f"--preset {args.preset}: {args.game} has no such preset; it has {known}")
     low = max(descriptor.min_seats, preset.min_seats)
     high = min(descriptor.max_seats, preset.max_seats)
     seats = args.seats if args.seats is not None else max(2, low)
     if not low <= seats <= high:
-        parser.error(f"--seats {seats}: {args.game} {preset.name} seats {low} to {high}")
+        parser.error(f"--seats {seats}: {args.game} preset {preset.name} seats {low} to {high}")
     if not 0 <= args.seat < seats:
         parser.error(f"--seat {args.seat}: the table's seats are 0 to {seats - 1}")
     try:

@@ -53,8 +53,13 @@ def run(argv: list[str], answers: str, monkeypatch: pytest.MonkeyPatch) -> int:
     ("argv", "message"),
     [
         (["--game", "poker"], "--game poker: unknown; known: chips_101, hundred_and_one"),
-        (["--game", "uno", "--preset", "house"], "--preset house: uno has seed, mattel"),
-        (["--game", "sto", "--seats", "2"], "--seats 2: sto seed seats 3 to 10"),
+        (
+            ["--game", "uno", "--preset", "house"],
+            # It read "--preset house: uno has seed, mattel".
+            "--preset house: uno has no such preset; it has seed, mattel",
+        ),
+        # It read "--seats 2: sto seed seats 3 to 10" (the engine's words name the preset).
+        (["--game", "sto", "--seats", "2"], "--seats 2: sto preset seed seats 3 to 10"),
         (["--game", "uno", "--seat", "2"], "--seat 2: the table's seats are 0 to 1"),
         (["--game", "uno", "--option", "jump_in"], "write NAME=VALUE"),
         (["--game", "uno", "--option", "jump_in=maybe"], "takes on or off; got 'maybe'"),

@@ -83,7 +83,10 @@ def test_a_stream_that_waits_too_long_for_its_next_request_is_ended(
         with pytest.raises(grpc.RpcError) as caught:
             next(call)
         assert caught.value.code() == grpc.StatusCode.DEADLINE_EXCEEDED
-        assert "no request for 0.5 s" in caught.value.details()
+        # A whole sentence (it read "… waits at most that long for the next").
+        assert caught.value.details() == (
+            "no request for 0.5 s; a stream waits at most that long for its next request"
+        )
 
         # Its slot is free again.
         def served() -> bool:

@@ -415,7 +415,8 @@ class Handlers:
                     request = await context.read()
             except TimeoutError:
                 raise DeadlinePassed(
-                    f"no request for {idle:g} s; a stream waits at most that long for the next"
+                    f"no request for {idle:g} s; a stream waits at most that long for its "
+                    "next request"
                 ) from None
             if request is grpc.aio.EOF:
                 break
