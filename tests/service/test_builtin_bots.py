@@ -7,12 +7,15 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
+import grpc
 import pytest
 
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
 from croupier.service import bots
-from croupier.v1 import bot_pb2, game_pb2, service_pb2
+from croupier.service.config import ServerConfig
+from croupier.service.server import ServerThread
+from croupier.v1 import bot_pb2, bot_pb2_grpc, game_pb2, service_pb2
 from croupier_client.bots import heuristic_bot
 from croupier_client.bots.rummy import FIRST_JOKER, without
 from croupier_client.bots.service import seat_seed
@@ -113,3 +116,89 @@ def test_mutated_requests_get_an_answer_or_invalid_argument() -> None:
         assert answer.move_index < len(request.legal_moves)
         outcomes["answered"] += 1
     assert outcomes["answered"] > 1000 and outcomes["refused"] > 50, outcomes
+
+
+def _with_move(request: bot_pb2.ChooseMoveRequest, at: int, move: game_pb2.Move) -> None:
+    """Put `move` among the request's moves, at index `at` (after the real ones)."""
+    while len(request.legal_moves) <= at:
+        request.legal_moves.add().CopyFrom(request.legal_moves[0])
+    request.legal_moves[at].move.CopyFrom(move)
+
+
+def test_a_move_of_another_game_than_the_view_is_refused_naming_it() -> None:
+    # A 101 view with a UNO move among its moves was answered (index 0, no
+    # error): the bot chose among moves it cannot have been offered.
+    request = positions("hundred_and_one", seed=1, plies=1)[0]
+    uno = positions("uno", seed=1, plies=1)[0].legal_moves[0].move
+    uno.seat = request.view.seat
+    _with_move(request, 3, uno)
+    with pytest.raises(InvalidInput) as caught:
+        bots.choose_move(request)
+    assert caught.value.violations == [
+        ("legal_moves[3].move.uno", "a uno move, but the view is of a hundred_and_one game")
+    ]
+    _with_move(request, 3, game_pb2.Move(seat=request.view.seat))
+    with pytest.raises(InvalidInput) as caught:
+        bots.choose_move(request)
+    assert caught.value.violations == [("legal_moves[3].move", "missing or empty move")]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_move_of_another_seat_than_the_views_is_refused_naming_it(game: str) -> None:
+    # A move for seat 0 offered with the view of another seat was answered.
+    request = positions(game, seed=5, plies=1)[0]
+    other = (request.view.seat + 1) % len(request.view.seats)
+    move = game_pb2.Move()
+    move.CopyFrom(request.legal_moves[0].move)
+    move.seat = other
+    _with_move(request, len(request.legal_moves), move)
+    where = len(request.legal_moves) - 1
+    with pytest.raises(InvalidInput) as caught:
+        bots.choose_move(request)
+    assert caught.value.violations == [
+        (
+            f"legal_moves[{where}].move.seat",
+            f"a move of seat {other}, but the view is seat {request.view.seat}'s: a bot "
+            "chooses among its own seat's moves",
+        )
+    ]
+
+
+def test_a_view_whose_parts_disagree_on_its_game_is_refused() -> None:
+    request = positions("hundred_and_one", seed=1, plies=1)[0]
+    uno_view = positions("uno", seed=1, plies=1)[0].view
+    mixed = bot_pb2.ChooseMoveRequest()
+    mixed.CopyFrom(request)
+    mixed.view.uno.CopyFrom(uno_view.uno)  # the game view of another game
+    with pytest.raises(InvalidInput) as caught:
+        bots.choose_move(mixed)
+    assert caught.value.violations == [
+        ("view.uno", "a uno view, but the view is of a hundred_and_one game")
+    ]
+    mixed.CopyFrom(request)
+    mixed.view.options.uno.SetInParent()
+    with pytest.raises(InvalidInput) as caught:
+        bots.choose_move(mixed)
+    assert caught.value.violations == [
+        ("view.options", "uno options, but the view is of a hundred_and_one game")
+    ]
+    mixed.CopyFrom(request)
+    mixed.view.seat = len(mixed.view.seats)
+    with pytest.raises(InvalidInput, match=r"view.seat: seat \d+ does not exist"):
+        bots.choose_move(mixed)
+
+
+def test_the_moves_are_checked_over_grpc_too() -> None:
+    request = positions("hundred_and_one", seed=1, plies=1)[0]
+    move = game_pb2.Move()
+    move.CopyFrom(request.legal_moves[0].move)
+    move.seat = (request.view.seat + 1) % len(request.view.seats)
+    _with_move(request, 3, move)
+    with (
+        ServerThread(ServerConfig(port=0, grace=0.0)) as port,
+        grpc.insecure_channel(f"127.0.0.1:{port}") as channel,
+        pytest.raises(grpc.RpcError) as caught,
+    ):
+        bot_pb2_grpc.BotServiceStub(channel).ChooseMove(request, timeout=10)
+    assert caught.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert caught.value.details().startswith("legal_moves[3].move.seat: a move of seat ")

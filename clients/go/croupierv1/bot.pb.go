@@ -28,7 +28,9 @@ type ChooseMoveRequest struct {
 	// `view.acting_seats` says who else may act now (a UNO jump-in window).
 	View *View `protobuf:"bytes,1,opt,name=view,proto3" json:"view,omitempty"`
 	// The seat's legal moves in the engine's canonical order, with their
-	// notation; never empty.
+	// notation; never empty. Each is a move of the view's game by the view's
+	// seat: the built-in bots refuse any other with INVALID_ARGUMENT naming it
+	// (`legal_moves[3].move.seat`).
 	LegalMoves []*LegalMove `protobuf:"bytes,2,rep,name=legal_moves,json=legalMoves,proto3" json:"legal_moves,omitempty"`
 	// How long the harness waits for the answer, in milliseconds (0: no limit).
 	TimeBudgetMs uint32 `protobuf:"varint,3,opt,name=time_budget_ms,json=timeBudgetMs,proto3" json:"time_budget_ms,omitempty"`

@@ -32,7 +32,9 @@ export type ChooseMoveRequest = Message<"croupier.v1.ChooseMoveRequest"> & {
 
   /**
    * The seat's legal moves in the engine's canonical order, with their
-   * notation; never empty.
+   * notation; never empty. Each is a move of the view's game by the view's
+   * seat: the built-in bots refuse any other with INVALID_ARGUMENT naming it
+   * (`legal_moves[3].move.seat`).
    *
    * @generated from field: repeated croupier.v1.LegalMove legal_moves = 2;
    */
