@@ -4,7 +4,10 @@ A deal in progress (`check_position`):
 - the acting seats are exactly what the game computes, ascending;
 - check agrees with generation for every seat (STYLE.md 5): an acting seat's
   listed moves, and every candidate the game offers (`Game.candidate_moves`),
-  are accepted by ApplyMove(validate_only) exactly when listed; a seat that
+  are accepted by ApplyMove(validate_only) exactly when listed — for a game
+  with `canonical_move` (engine/registry.py), exactly when the candidate's
+  canonical form is listed, and then answered with that listed move's
+  notation; every listed move is its own canonical form; a seat that
   may not act lists nothing and gets NOT_YOUR_TURN for any move, even one
   that another seat may make;
 - the listed moves have no duplicate, carry their canonical notation, and the
@@ -128,15 +131,28 @@ def _check_acting_seat(
     for legal in listed:
         _check_notation(game, seat, legal)
     legal_keys = set(keys)
+    notations = {serialized(m.move): m.notation for m in listed}
+    canonical = getattr(game, "canonical_move", None)
+    if canonical is not None:
+        for legal in listed:
+            assert serialized(canonical(state, legal.move)) == serialized(legal.move), (
+                f"CANONICAL: seat {seat}'s listed move {legal.notation} is not its own "
+                "canonical form (a listing holds each move in its one spelling)"
+            )
     for move in _unique([*game.candidate_moves(state, seat), *(m.move for m in listed)]):
         answer = _probe(engine, state, move)
         text = game.notation(move)
-        if serialized(move) in legal_keys:
+        key = serialized(move if canonical is None else canonical(state, move))
+        if key in legal_keys:
             assert answer.accepted, (
                 f"CHECK != GENERATE: seat {seat}'s listed move {text} is rejected: "
                 f"{api.rejection_name(answer.rejection)} ({answer.rejection.message})"
             )
             assert not answer.HasField("state"), "validate_only answered a state"
+            assert answer.notation == notations[key], (
+                f"CANONICAL: seat {seat}'s {text} is answered as {answer.notation!r}, "
+                f"not as the listed move it spells, {notations[key]!r}"
+            )
         else:
             assert not answer.accepted, (
                 f"CHECK != GENERATE: seat {seat}'s move {text} is accepted but not listed "
