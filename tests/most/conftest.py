@@ -107,8 +107,11 @@ class Table(RulesDriver):
         spare: int | None = None,
         options: Mapping[str, Option] | None = None,
         preset: str = "seed",
+        as_written: bool = False,
     ) -> game_pb2.GameState:
-        """A hand in progress laid out by hand. `melds` get ids 1, 2, …;
+        """A hand in progress laid out by hand. `melds` get ids 1, 2, …, a
+        set stored in its table order unless `as_written` (K-M-1: a state
+        may hold a meld in any order a move may be written in);
         `melded` lists the seats that have melded (every meld owner has).
         A stock given without "…" is exactly that ("" is empty): the cards
         left over then go to the hand of seat `spare`."""
@@ -134,7 +137,7 @@ class Table(RulesDriver):
                 names.append(name)
                 if name == "JK":
                     meld_as.append(c(identity))
-            if is_set(meld_cards, meld_as):
+            if is_set(meld_cards, meld_as) and not as_written:
                 meld_cards, meld_as = set_order(meld_cards, meld_as)
             by_value = {v: credits.get(text_of(v), owner) for v in meld_cards}
             game.melds.add(

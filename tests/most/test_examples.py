@@ -20,10 +20,14 @@ def test_t_m_02_a_sequence_round_the_corner_is_legal(table):
 
 
 def test_t_m_03_three_jacks_are_a_meld_two_are_not(table):
+    """As the spec writes it: `Meld([J♠ J♣ J♦])` is legal (K-M-1: another
+    order of the set is the set), stored and answered in its one spelling."""
     s = table.build(hands={0: "J♠ J♣ J♦ 9♣ 4♦"})
-    assert table.reason(s, table.meld(s, 0, "[J♠ J♣]")) == "MELD_TOO_SHORT"
-    s = table.ok(s, table.meld(s, 0, "[J♠ J♣ J♦]"))
-    assert table.melds(s) == ["[J♣ J♦ J♠]"]
+    assert table.reason(s, table.meld(s, 0, "[J♠ J♣]", raw=True)) == "MELD_TOO_SHORT"
+    answer = table.apply(s, table.meld(s, 0, "[J♠ J♣ J♦]", raw=True))
+    assert answer.accepted
+    assert answer.notation == "MELD [JC JD JS]"
+    assert table.melds(answer.state) == ["[J♣ J♦ J♠]"]
 
 
 def test_t_m_05_a_joker_may_not_stand_for_a_card_in_the_bridge(table):
@@ -118,6 +122,17 @@ def test_t_m_14_scoring_melds_plus_hand_minus(table):
     assert table.match_phase(s) == "DEAL_OVER"
 
 
+def test_t_m_14_the_joker_set_as_the_spec_writes_it_is_melded(table):
+    """T-M-14's `[J♠ J♣ JK→J♦]`, laid as written (K-M-1: the set in another order)."""
+    s = table.build(hands={0: "J♠ J♣ JK 9♣ 4♦"})
+    answer = table.apply(s, table.meld(s, 0, "[J♠ J♣ JK→J♦]", raw=True))
+    assert answer.accepted
+    assert answer.notation == "MELD [JC JS RJ=JD]"
+    assert "MELD [JC JS RJ=JD]" in table.legal(s)
+    assert table.melds(answer.state) == ["[J♣ J♠ JK→J♦]"]
+    assert answer.events[0].points == 20
+
+
 def test_t_m_15_going_out_scores_the_table_cards_alone(table):
     # The table cards worth 70: [J♣ Q♣ K♣ A♣] 45 and [5♥ 6♥ 7♥ 8♥ 9♥] 25.
     s = table.build(hands={0: "3♦"}, melds=[(0, "[J♣ Q♣ K♣ A♣]"), (0, "[5♥ 6♥ 7♥ 8♥ 9♥]")])
@@ -128,8 +143,13 @@ def test_t_m_15_going_out_scores_the_table_cards_alone(table):
 
 
 def test_t_m_17_two_jokers_in_a_set_of_fives(table):
+    """As the spec writes it, `Meld([5♠ JK→5♥ JK→5♦])`: legal, each joker
+    keeping the identity it was given (the red one 5♥, the black one 5♦)."""
     s = table.build(hands={0: "5♠ JK JK 9♣"})
-    s = table.ok(s, table.meld(s, 0, "[5♠ JK→5♥ JK→5♦]"))
+    answer = table.apply(s, table.meld(s, 0, "[5♠ JK→5♥ JK→5♦]", raw=True))
+    assert answer.accepted
+    assert answer.notation == "MELD [5S BJ=5D RJ=5H]"
+    s = table.ok(s, table.meld(s, 0, "[5♠ JK→5♥ JK→5♦]", raw=True))
     assert table.melds(s) == ["[5♠ JK→5♦ JK→5♥]"]
     assert table.events[0].points == 5
     s = table.build(hands={0: "5♠ JK JK 9♣"}, bridge="5♥")

@@ -534,3 +534,116 @@ def spots(meld: Meld, rules: MeldRules, jokers: Sequence[int] = ()) -> list[Spot
         if joker_room:
             out.extend(Spot(j, 0, card(meld.low, suit)) for j in jokers)
     return out
+
+
+# -- another spelling of the same meld or lay-off -------------------------------------
+
+
+def respelled_meld(
+    cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules
+) -> tuple[tuple[int, ...], tuple[int, ...]] | None:
+    """The canonical spelling of a meld written in any order, or None when no
+    order of these cards makes a meld.
+
+    Each joker keeps the identity it was given (`joker_as` in the order of the
+    jokers of `cards`): the meld is the same cards with the same identities,
+    only written as `analyse` reads it — a set by `set_order`, a cyclic
+    sequence (MeldRules.wrap) round the circle from its one first card (the
+    rank whose predecessor it lacks), a whole suit from its 2. A straight
+    sequence (no wrap) is left to its caller: where an ace goes is a choice
+    this function does not make (None unless written low to high already).
+    The answer, when not None, passes `analyse`; it is the input itself when
+    the input is canonical already.
+    """
+    cards, joker_as = tuple(cards), tuple(joker_as)
+    if sum(1 for v in cards if is_joker(v)) != len(joker_as):
+        return None
+    jokers = iter(joker_as)
+    pairs = [(v, next(jokers) if is_joker(v) else v) for v in cards]
+    known = [i for _, i in pairs if i]
+    if not known:
+        return None
+    if len({RANK_OF[i] for i in known}) == 1:
+        out = set_order(cards, joker_as)
+        found = (tuple(out[0]), tuple(out[1]))
+    elif rules.wrap:
+        order = _circle_order([i for _, i in pairs])
+        if order is None:
+            return None
+        ordered = [pairs[k] for k in order]
+        found = (
+            tuple(v for v, _ in ordered),
+            tuple(i for v, i in ordered if is_joker(v)),
+        )
+    else:
+        found = (cards, joker_as)
+    try:
+        analyse(*found, rules)
+    except MeldError:
+        return None
+    return found
+
+
+def _circle_order(identities: Sequence[int]) -> list[int] | None:
+    """The indices of `identities` (cards of one suit, each rank once) in the
+    order of the circle of ranks from its first card — the one rank whose
+    predecessor is missing; a whole suit from its 2 — or None when they
+    are no arc of the circle."""
+    if 0 in identities or len({SUIT_OF[i] for i in identities}) != 1:
+        return None
+    ranks = [RANK_OF[i] for i in identities]
+    present = set(ranks)
+    if len(present) != len(ranks):
+        return None
+    if len(ranks) == 13:
+        start = 2
+    else:
+        starts = [r for r in present if cyclic_rank(r - 1) not in present]
+        if len(starts) != 1:
+            return None
+        start = starts[0]
+    order = sorted(range(len(ranks)), key=lambda k: (ranks[k] - start) % 13)
+    if any((ranks[k] - start) % 13 != place for place, k in enumerate(order)):
+        return None
+    return order
+
+
+def fitting_ends(meld: Meld, value: int, identity: int, rules: MeldRules) -> list[int]:
+    """The ends (LOW, HIGH) of sequence `meld` that `value` may be laid off at:
+    a natural where it is the end's card; a joker where `identity` is (at
+    either end when `identity` is 0). Empty for a set or a full sequence."""
+    if meld.kind != SEQUENCE:
+        return []
+    joker = is_joker(value)
+    return [
+        spot.end
+        for spot in spots(meld, rules, [value] if joker else [])
+        if spot.value == value and (not joker or not identity or spot.joker_as == identity)
+    ]
+
+
+def respelled_lay_off(
+    meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules
+) -> tuple[int, int] | None:
+    """The (end, joker_as) of the one spelling (`lay_off_spelling_fault`) of a
+    lay-off on a sequence written another way, or None: already canonical,
+    no respelling of a lay-off that fits, or two readings. A natural with
+    no end goes to the one end whose card it is; a joker with the identity
+    of one end's card, with that end or none, to that end (no identity: the
+    end gives it). None when the card fits both ends (a cyclic sequence one
+    card short of its whole suit): which end is the player's choice."""
+    if meld.kind != SEQUENCE:
+        return None
+    if is_joker(value):
+        if not joker_as:
+            return None
+        ends = fitting_ends(meld, value, joker_as, rules)
+        if end:
+            ends = [e for e in ends if e == end]
+    else:
+        if end or joker_as:
+            return None
+        ends = fitting_ends(meld, value, 0, rules)
+    if len(ends) != 1:
+        return None
+    return ends[0], 0

@@ -3,8 +3,10 @@ the conformance suite tries (legal or not)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
+
 from croupier.engine.cards import BLACK_JOKER, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE
+from croupier.engine.melds import SEQUENCE, spots
 from croupier.games.most import legal
 from croupier.games.most.forming import formable
 from croupier.games.most.position import Position
@@ -43,7 +45,9 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     suit (a sequence) or rank (a set) laid at both ends or with every suit a
     joker may declare, and exchanged; melds the hand could form if R-M-13
     did not forbid them (a joker standing for a card on the table); one meld
-    written backwards."""
+    written backwards; other spellings of moves (K-M-1): melds backwards and
+    turned by a card, a natural laid on a sequence with no end, a joker laid
+    on it with the identity of each end, at that end, the other or none."""
     deal = state.most
     in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     hand = sorted(deal.hands[seat].cards)
@@ -61,9 +65,17 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
         meld = m.meld
         if meld.kind == SEQUENCE:
             near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
+            ends = [spot.value for spot in spots(meld, pos.rules.melds)]
             for value in near:
                 for end in (pb.MOST_END_LOW, pb.MOST_END_HIGH):
                     out.append(legal.lay_off(seat, m.id, value, end))
+                if not is_joker(value):
+                    out.append(legal.lay_off(seat, m.id, value))  # no end (K-M-1)
+                    continue
+                # A joker with the identity it takes, at an end or none (K-M-1).
+                for identity in ends:
+                    for side in (0, pb.MOST_END_LOW, pb.MOST_END_HIGH):
+                        out.append(legal.lay_off(seat, m.id, value, side, identity))
         else:
             near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
             for value in near:
@@ -80,7 +92,30 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     if unchecked:
         cards, joker_as = unchecked[-1]
         out.append(legal.meld(seat, cards[::-1], joker_as[::-1]))
+    # Listed melds in other spellings (K-M-1): backwards, and turned by one card.
+    melds = [m.most.meld for m in out if m.most.WhichOneof("action") == "meld"]
+    for spec in melds[:8]:
+        for order in (_backwards, _turned):
+            written, identities = _respelled(spec.cards, spec.joker_as, order)
+            out.append(legal.meld(seat, written, identities))
     return _unique(out)
+
+
+def _backwards(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return items[::-1]
+
+
+def _turned(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return items[1:] + items[:1]
+
+
+def _respelled(
+    cards: Sequence[int], joker_as: Sequence[int], order: Callable[..., list[tuple[int, int]]]
+) -> tuple[list[int], list[int]]:
+    """A meld's cards in another `order`, each joker keeping its identity."""
+    jokers = iter(joker_as)
+    pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
+    return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]
 
 
 def _unique(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:

@@ -8,7 +8,17 @@ from collections.abc import Sequence
 from google.protobuf.message import Message
 
 from croupier.engine.options import Preset
-from croupier.games.most import candidates, deal, legal, moves, notation, options, validate, view
+from croupier.games.most import (
+    candidates,
+    deal,
+    legal,
+    moves,
+    notation,
+    options,
+    spelling,
+    validate,
+    view,
+)
 from croupier.v1 import game_pb2
 
 
@@ -23,7 +33,7 @@ class Most:
         "melds score plus, the hand minus; first to 500."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 2
+    rules_version = 3
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE
@@ -47,6 +57,9 @@ class Most:
 
     def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
         return legal.legal_moves(state, seat)
+
+    def canonical_move(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
+        return spelling.canonical_move(state, move)
 
     def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
         return candidates.default_move(state, seat)
