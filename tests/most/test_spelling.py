@@ -175,3 +175,12 @@ def test_r_m_31_a_lay_off_on_a_set_is_written_as_before(table):
     _accepted_as(table, s, table.lay(s, 0, "JK", 2, joker_as="5♦"), "LAY RJ=5D ON 2")
     assert table.reason(s, table.lay(s, 0, "5♦", 2, "low")) == "LAY_OFF_DOES_NOT_FIT"
     assert table.reason(s, table.lay(s, 0, "JK", 2)) == "LAY_OFF_DOES_NOT_FIT"
+
+
+def test_k_m_1_every_listed_move_is_its_own_canonical_form(table):
+    s = table.build(hands={0: "A♥ JK 4♦ 6♣ 5♣"}, melds=[MINE, TWELVE, "[6♦ 6♠ JK→6♣]"])
+    request = service_pb2.ListLegalMovesRequest(state=s, seat=0)
+    listed = api.list_legal_moves(request).moves
+    assert len(listed) > 5
+    for legal in listed:
+        assert GAME.canonical_move(s, legal.move) is legal.move
