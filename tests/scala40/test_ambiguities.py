@@ -392,6 +392,100 @@ def test_c_s40_8_a_joker_on_the_discard_pile_is_taken_and_placed_like_a_card(tab
     table.ok(s, table.discard(s, 0, "2♦"))
 
 
+SWAP_AFTER_TAKE = {
+    "hands": {0: "6♠ K♦ 2♣ 7♦"},
+    "melds": [MINE, "[5♠ JK→6♠ 7♠]", "[9♥ 10♥ J♥]"],
+    "phase": "DRAW",
+    "top": "JK",
+}
+
+
+@pytest.mark.parametrize(
+    ("preset", "options"),
+    [("fisc", {}), ("fisc", {"joker_discard": "ANY"}), ("pagat", {})],
+    ids=["fisc", "fisc-v24-any", "pagat"],
+)
+def test_c_s40_8_a_taken_joker_is_placed_by_any_joker_and_a_swapped_one_may_be_kept(
+    table, preset, options
+):
+    """C-S40-8: the duty of a taken joker "is met by placing any joker"; R-S40-51
+    (V19 off): a joker retrieved by a swap may be kept. TAKE, SWAP 6♠ (two jokers
+    in hand), one JK laid on [9♥ 10♥ J♥]: the taken joker's duty is met, the
+    other joker stays. (Counting the hand's jokers against the two held right
+    after the take refused the discard with TAKEN_CARD_NOT_PLACED.)"""
+    s = table.build(**SWAP_AFTER_TAKE, options=options, preset=preset)
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    assert table.hand(s, 0)["JK"] == 2
+    assert table.reason(s, table.discard(s, 0, "2♣")) == "TAKEN_CARD_NOT_PLACED"
+    s = table.ok(s, table.lay(s, 0, "JK", 3, "high"))
+    assert table.hand(s, 0)["JK"] == 1
+    assert "DISCARD 2C" in table.legal(s)
+    s = table.ok(s, table.discard(s, 0, "2♣"))
+    assert table.hand(s, 0) == table.bag("K♦ 7♦ JK")
+
+
+def test_c_s40_8_a_joker_laid_before_the_swap_meets_the_duty_and_the_swapped_one_is_kept(
+    table,
+):
+    """The same in the other order: TAKE, the JK laid, then SWAP 6♠: the joker
+    won by the swap does not renew the duty (R-S40-51)."""
+    s = table.build(**SWAP_AFTER_TAKE)
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.lay(s, 0, "JK", 3, "high"))
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    s = table.ok(s, table.discard(s, 0, "2♣"))
+    assert table.hand(s, 0) == table.bag("K♦ 7♦ JK")
+
+
+def test_c_s40_8_a_swap_after_taking_a_joker_needs_room_for_one_joker_only(table):
+    """With room on the table for one joker only ([9♥ 10♥ J♥]; the set of four
+    takes none), SWAP 7♥ after taking a JK leaves two jokers in hand: one must
+    go to the table, the other may be kept. The swap was refused up front with
+    TAKEN_CARD_CANNOT_BE_PLACED (C-S40-1), though taking and keeping work."""
+    s = table.build(hands={0: "7♥ K♦ 2♣ 9♠"}, melds=["[7♣ 7♦ 7♠ JK→7♥]", "[9♥ 10♥ J♥]"],
+                    opened=[0], phase="DRAW", top="JK")  # fmt: skip
+    s = table.ok(s, table.take(0))
+    assert "SWAP 7H ON 1" in table.legal(s)
+    s = table.ok(s, table.swap(0, "7♥", 1))
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    s = table.ok(s, table.discard(s, 0, "2♣"))
+    assert table.hand(s, 0) == table.bag("K♦ 9♠ JK")
+
+
+def test_c_s40_8_with_v19_a_taken_joker_and_a_swapped_one_are_both_placed(table):
+    """V19 (R-S40-51, T-S40-37): the swapped joker must be used too, so after
+    TAKE and SWAP two jokers are owed: one laid is not enough."""
+    options = {"retrieved_joker_must_be_used": True}
+    s = table.build(hands={0: "6♠ K♦ 2♣ 7♦"},
+                    melds=[MINE, "[5♠ JK→6♠ 7♠]", "[9♥ 10♥ J♥]", "[4♣ 5♣ 6♣]"],
+                    phase="DRAW", top="JK", options=options)  # fmt: skip
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    s = table.ok(s, table.lay(s, 0, "JK", 3, "high"))
+    assert table.reason(s, table.discard(s, 0, "2♣")) == "TAKEN_CARD_NOT_PLACED"
+    assert not [m for m in table.legal(s) if m.startswith("DISCARD")]
+    s = table.ok(s, table.lay(s, 0, "JK", 4, "high"))
+    s = table.ok(s, table.discard(s, 0, "2♣"))
+    assert table.hand(s, 0) == table.bag("K♦ 7♦")
+
+
+def test_c_s40_8_with_v19_the_swap_needs_room_for_both_jokers(table):
+    """V19: with room for one joker only, SWAP after taking a JK is refused up
+    front (two jokers owed, C-S40-1); without the swap the take is placed."""
+    options = {"retrieved_joker_must_be_used": True}
+    s = table.build(hands={0: "7♥ K♦ 2♣ 9♠"}, melds=["[7♣ 7♦ 7♠ JK→7♥]", "[9♥ 10♥ J♥]"],
+                    opened=[0], phase="DRAW", top="JK", options=options)  # fmt: skip
+    s = table.ok(s, table.take(0))
+    rejection = table.rejection(s, table.swap(0, "7♥", 1))
+    assert (reason_name(rejection), rejection.rule) == ("TAKEN_CARD_CANNOT_BE_PLACED", "C-S40-1")
+    assert "SWAP 7H ON 1" not in table.legal(s)
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    rejection = table.rejection(s, table.swap(0, "7♥", 1))  # no room left for its joker
+    assert (reason_name(rejection), rejection.rule) == ("RETRIEVED_JOKER_NOT_USED", "C-S40-1")
+    table.ok(s, table.discard(s, 0, "2♣"))
+
+
 def test_the_view_shows_the_table_and_counts_the_rest(table):
     s = table.build(hands={0: "K♠ 2♦"}, melds=[MINE, "[5♥ JK→6♥ 7♥]"])
     view = api.get_view(service_pb2.GetViewRequest(state=s, seat=1)).view

@@ -30,7 +30,7 @@ import itertools
 import random
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import pytest
 
@@ -400,6 +400,11 @@ def after(turn: Turn, move: Key, rules: Rules) -> tuple[Turn, bool] | None:
         if hand is None:
             return None
         hand = tuple(sorted((*hand, joker)))
+        pending = turn.owed and turn.copies(turn.taken) >= turn.taken_copies
+        if is_joker(turn.taken) and (not rules.swap_must_use or not pending):
+            # C-S40-8 with R-S40-51: a joker won by a swap does not renew a
+            # taken joker's duty, unless it is owed (V19) while that is.
+            turn = replace(turn, taken_copies=turn.taken_copies + 1)
         return _replace(turn, hand, table), retrieved
     else:  # split
         _, mid, parts = move

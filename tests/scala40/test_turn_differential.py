@@ -387,7 +387,7 @@ class Turn:
     opened_at_start: bool  # R-S40-72: a close in this turn is "in hand" if False
     taken: int | None = None  # key of the card taken from the pile
     taken_owed: bool = False  # R-S40-11 / V6: it must reach the table
-    taken_copies: int = 0  # copies held right after the take
+    taken_copies: int = 0  # copies held right after the take (+ jokers won and not owed)
     jokers_owed: int = 0  # V19 / V16
 
 
@@ -1182,7 +1182,14 @@ def play_match(run: TableRun, seed: int, stop_at: int = -1) -> Session:
             assert turn is not None
             restocks = 0
             gained = copies(hand_after, JK) - jokers_before
-            if kind == "swap_joker" and (o.joker_must_be_used or not opened_before[seat]):
+            swap_owed = o.joker_must_be_used or not opened_before[seat]
+            if kind == "swap_joker" and turn.taken == JK and turn.taken_owed:
+                # C-S40-8 with R-S40-51: a joker won by a swap does not renew a
+                # taken joker's duty, unless it is owed (V19, V16) while that is.
+                pending = copies(hand, JK) >= turn.taken_copies
+                if not swap_owed or not pending:
+                    turn.taken_copies += 1
+            if kind == "swap_joker" and swap_owed:
                 turn.jokers_owed += 1
                 gained -= 1
             if gained < 0:

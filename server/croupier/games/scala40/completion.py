@@ -110,6 +110,7 @@ def _search(pos: Position, depth: int, seen: set[tuple]) -> bool:  # type: ignor
         tuple(sorted(pos.hand)),
         tuple((m.meld.cards, m.meld.joker_as) for m in pos.melds),
         pos.jokers_owed,
+        pos.taken_copies,
     )
     if key in seen:
         return False

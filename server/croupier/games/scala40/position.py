@@ -44,7 +44,9 @@ class Position:
     next_meld_id: int
     # The card taken from the discard pile this turn (0: none), whether it
     # must still go to the table, and how many copies the hand held after
-    # the take (the duty is met below that; a joker counts any joker).
+    # the take (the duty is met below that; a joker counts any joker), raised
+    # by each joker a swap brings in that does not itself owe a placement
+    # while a taken joker still does (see `swap_joker`).
     taken: int = 0
     taken_owed: bool = False
     taken_copies: int = 0
@@ -120,6 +122,7 @@ class Position:
         deal.opened[self.seat] = self.opened
         deal.next_meld_id = self.next_meld_id
         deal.taken_must_be_placed = self.taken_owed
+        deal.taken_copies = self.taken_copies
         deal.jokers_owed = self.jokers_owed
         deal.opened_this_turn = self.opened_this_turn
         deal.must_close = self.must_close
@@ -332,8 +335,15 @@ class Position:
         except MeldError as error:
             raise refusal(error) from None
         self.melds[index] = TableMeld(table_meld.id, table_meld.owner, meld)
+        owed = self.rules.retrieved_joker_used or not self.opened
+        if self.taken_owed and self.taken_class(joker) and (not owed or not self.taken_pending):
+            # C-S40-8: a taken joker is placed by placing any joker. A joker
+            # the seat may keep (R-S40-51), or one brought in once the taken
+            # joker is placed, does not renew that duty; a joker owed while
+            # the taken one still is (V19, V16) adds a placement to it.
+            self.taken_copies += 1
         self.hand.append(joker)
-        if self.rules.retrieved_joker_used or not self.opened:
+        if owed:
             self.jokers_owed += 1
         self.done.append(
             (pb.SCALA40_EVENT_KIND_JOKER_SWAPPED, [meld_id], [natural], joker, describe([meld]))
