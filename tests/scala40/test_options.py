@@ -169,6 +169,39 @@ def test_v16_a_swap_with_no_opening_after_it_is_refused(table):
     assert table.reason(s, table.swap(0, "6♠", 1)) == "RETRIEVED_JOKER_NOT_USED"
 
 
+V14_ANY = {"sequence_split_max5": True, "joker_discard": "ANY"}
+FIVE_CLUBS = ["[5♣ 6♣ 7♣ 8♣ 9♣]"]
+
+
+def test_v14_a_joker_a_split_would_take_is_playable_for_an_unopened_seat(table):
+    """§1.10: "Under sequence_split_max5, c is playable if it can be added with a
+    legal split", a joker as well: [5♣..9♣] + JK splits into [JK→4♣ 5♣ 6♣]
+    [7♣ 8♣ 9♣], so D2 bars an unopened seat's DISCARD JK (V24 ANY lifts D5
+    only). It was accepted and listed: only naturals were tried in splits."""
+    s_open = table.build(hands={0: "JK K♠ 2♦ 9♥ Q♦"}, melds=FIVE_CLUBS, opened=[0],
+                         options=V14_ANY)  # fmt: skip
+    table.ok(s_open, table.split(s_open, 0, 1, "[JK→4♣ 5♣ 6♣]", "[7♣ 8♣ 9♣]"))
+    s = table.build(hands={0: "JK K♠ 2♦ 9♥ Q♦"}, melds=FIVE_CLUBS, options=V14_ANY)
+    assert table.reason(s, table.discard(s, 0, "JK")) == "DISCARD_PLAYABLE_UNOPENED"
+    assert "DISCARD RJ" not in table.legal(s)
+
+
+def test_v14_a_joker_a_split_would_take_is_playable_for_an_opened_seat(table):
+    """The same for an opened seat with three players: D3 (IF_MORE_THAN_2_PLAYERS)."""
+    s = table.build(hands={0: "JK K♠ 2♦ 9♥ Q♦"}, melds=FIVE_CLUBS, opened=[0],
+                    options=V14_ANY)  # fmt: skip
+    assert table.reason(s, table.discard(s, 0, "JK")) == "DISCARD_PLAYABLE_OPENED"
+    assert "DISCARD RJ" not in table.legal(s)
+    assert "DISCARD KS" in table.legal(s)
+
+
+def test_v14_a_natural_a_split_would_take_is_playable(table):
+    """Control: the 10♣ on [5♣..9♣] (split [5♣ 6♣ 7♣] [8♣ 9♣ 10♣]) is playable."""
+    options = {"sequence_split_max5": True}
+    s = table.build(hands={0: "10♣ K♠ 2♦ 9♥ Q♦"}, melds=FIVE_CLUBS, options=options)
+    assert table.reason(s, table.discard(s, 0, "10♣")) == "DISCARD_PLAYABLE_UNOPENED"
+
+
 def test_v24_joker_discard_modes(table):
     def reason(mode, opened, hand="JK K♠"):
         melds = [MINE] if opened else []

@@ -310,9 +310,10 @@ def fits(m: TMeld, c: int, o: Opts) -> bool:
         return RANK_OF[c] == m.rank and SUIT_OF[c] not in m.declared
     low, high = m.items[0][0], m.items[-1][0]
     if is_joker(c):
-        if m.jokers >= o.max_jokers:
-            return False
-        spots = range(low - 1, high + 2) if o.split5 and o.cut else (low - 1, high + 1)
+        split = o.split5 and o.cut
+        if m.jokers >= o.max_jokers and not split:
+            return False  # (a split may put the joker in a part of its own)
+        spots = range(low - 1, high + 2) if split else (low - 1, high + 1)
         return any(sequence_ok([*m.items, (p, True)], o) for p in spots)
     if SUIT_OF[c] != m.suit:
         return False

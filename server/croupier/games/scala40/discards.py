@@ -2,9 +2,10 @@
 
 A card is *playable* when it would extend a table meld as a lay-off (§1.8;
 a joker when some meld has room for one); a natural that could only replace
-a joker is not (A-S40-07). Under V14 a card that fits with a split counts
-too. When D1–D5 leave no legal discard, D2–D5 are lifted (A-S40-08); the
-card taken from the discard pile this turn stays barred (D1, C-S40-2).
+a joker is not (A-S40-07). Under V14 a card that a split would take on its
+own counts too, a joker as well as a natural. When D1–D5 leave no legal
+discard, D2–D5 are lifted (A-S40-08); the card taken from the discard pile
+this turn stays barred (D1, C-S40-2).
 """
 
 from __future__ import annotations
@@ -20,7 +21,8 @@ _JOKER = JOKERS[0]
 
 
 def playable(pos: Position) -> tuple[set[int], bool]:
-    """(the naturals that extend some table meld, whether one takes a joker)."""
+    """(the naturals that extend some table meld, whether one takes a joker;
+    under V14, by a split too — a joker's only when the hand holds one)."""
     rules = pos.rules
     table = pos.table
     if (
@@ -40,9 +42,12 @@ def playable(pos: Position) -> tuple[set[int], bool]:
                 else:
                     naturals.add(spot.value)
     if rules.split_max5:
-        from croupier.games.scala40.splits import split_playable
+        from croupier.games.scala40.splits import split_playable, split_takes_joker
 
         naturals |= split_playable(pos)
+        held = [v for v in pos.hand if is_joker(v)]
+        if not joker and held:
+            joker = split_takes_joker(pos, _JOKER)
     return naturals, joker
 
 

@@ -98,14 +98,19 @@ def _choose(left, start: int, length: int):  # type: ignore[no-untyped-def]
     return out
 
 
-def split_options(rules, meld: Meld, added: Sequence[int]) -> list[list[Meld]]:  # type: ignore[no-untyped-def]
-    """Every split of `meld` plus the naturals `added` into 2+ valid parts."""
+def split_options(  # type: ignore[no-untyped-def]
+    rules, meld: Meld, added: Sequence[int], jokers: Sequence[tuple[int, int]] = ()
+) -> list[list[Meld]]:
+    """Every split of `meld` plus the naturals `added` (and the `jokers`, each
+    (joker, place)) into 2+ valid parts."""
     items = [(meld.low + k, v, i if is_joker(v) else 0)
              for k, (v, i) in enumerate(zip(meld.cards, meld.identities, strict=True))]  # fmt: skip
     for value in added:
         rank = RANK_OF[value]
         position = (1 if meld.low <= 3 else 14) if rank == ACE else rank
         items.append((position, value, 0))
+    for joker, position in jokers:
+        items.append((position, joker, position_card(position, meld.suit)))
     out: list[list[Meld]] = []
     seen = set()
     for runs in partitions(items):
@@ -156,3 +161,16 @@ def split_playable(pos) -> set[int]:  # type: ignore[no-untyped-def]
             if value not in out and split_options(pos.rules, meld, [value]):
                 out.add(value)
     return out
+
+
+def split_takes_joker(pos, joker: int) -> bool:  # type: ignore[no-untyped-def]
+    """V14: whether a split would take a joker alone, standing for a card at
+    or next to a sequence (for D2–D4's "playable", §1.10)."""
+    for table_meld in pos.melds:
+        meld = table_meld.meld
+        if meld.kind != SEQUENCE:
+            continue
+        for position in range(max(1, meld.low - 1), min(14, meld.high + 1) + 1):
+            if split_options(pos.rules, meld, (), [(joker, position)]):
+                return True
+    return False
