@@ -106,14 +106,18 @@ def test_t_m_12_a_card_a_table_joker_stands_for_may_not_go_into_the_bridge(table
 
 def test_t_m_14_scoring_melds_plus_hand_minus(table):
     # P (seat 0) owns [8♣ 9♣ 10♣] and [J♠ J♣ JK→J♦], and laid A♥ off on seat 2's meld;
-    # he holds K♠ and the other joker. Seat 1 goes out with his last card.
+    # he holds K♠ and the other joker. Seat 1 goes out with his last card. The set
+    # lies on the table as the spec writes it: a valid state (K-M-1).
     s = table.build(
         hands={0: "K♠ JK", 1: "3♦", 2: "4♣ 5♣ 6♣"},
         melds=[(0, "[8♣ 9♣ 10♣]"), (0, "[J♠ J♣ JK→J♦]"), (2, "[Q♥ K♥ A♥]", {"A♥": 0})],
         current=1,
         melded=[1],
+        as_written=True,
     )
+    assert table.melds(s)[1] == "[J♠ J♣ JK→J♦]"
     s = table.ok(s, table.discard(s, 1, "3♦"))
+    assert table.melds(s)[1] == "[J♣ J♠ JK→J♦]"
     assert table.rule_events() == ["WENT_OUT"]
     assert table.deal_points(s)[0] == (5 + 5 + 10) + 15 + (10 + 10 + 0) - (10 + 100)
     assert table.deal_points(s)[0] == -55

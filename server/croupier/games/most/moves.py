@@ -16,7 +16,7 @@ from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
 from croupier.games.most import completion
 from croupier.games.most.analyser import read_meld
-from croupier.games.most.position import Position
+from croupier.games.most.position import Position, canonical_table
 from croupier.games.most.scoring import end_hand
 from croupier.games.most.table import DRAW, PLAY, Table
 from croupier.v1 import game_pb2
@@ -28,8 +28,11 @@ _DRAWS = ("draw_stock", "take_bridge")
 
 
 def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
-    """Play `move` of the seat to act on `state` in place, or raise IllegalMove."""
+    """Play `move` of the seat to act on `state` in place, or raise IllegalMove.
+    A table meld stored in another order is first written in its one
+    spelling (K-M-1): the answer holds every meld as ListLegalMoves reads it."""
     table = Table(state)
+    table.melds = canonical_table(state.most.melds, table.rules)
     m = move.most
     action = m.WhichOneof("action") or ""
     if table.deal.phase == DRAW:
@@ -112,7 +115,7 @@ def take_bridge(table: Table, seat: int, value: int, check_only: bool) -> None:
     index = bridge.index(value)
     taken = bridge[index:]
     owed = not (rules.top_free and index == len(bridge) - 1)
-    pos = Position.read(table.state, rules)
+    pos = Position.read(table.state, rules, table.melds)
     pos.hand += taken
     pos.bridge = tuple(bridge[:index])
     pos.bridge_card = value
@@ -151,7 +154,7 @@ def take_bridge(table: Table, seat: int, value: int, check_only: bool) -> None:
 def _play_phase(table: Table, seat: int, action: str, m: Action) -> None:
     if action in _DRAWS:
         raise IllegalMove(Why.MOST_REJECTION_REASON_ALREADY_DRAWN, "one draw per turn", "K-M-5")
-    pos = Position.read(table.state, table.rules)
+    pos = Position.read(table.state, table.rules, table.melds)
     if action == "discard":
         discard(table, pos, m.discard.card)
         return

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from croupier.engine import caches
 from croupier.engine.cards import card_text, is_joker
@@ -28,6 +29,7 @@ from croupier.engine.melds import (
     fitting_ends,
     lay_off_spelling_fault,
     meld_text,
+    respelled_meld,
     spots,
     swap,
 )
@@ -37,6 +39,7 @@ from croupier.v1 import game_pb2
 from croupier.v1 import most_pb2 as pb
 
 Why = pb.MostRejectionReason
+RepeatedMelds = Any  # a repeated MostMeld field (a state's or a view's)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,8 +73,9 @@ class Done:
     meld: str
 
 
-# Keyed by the rules and a digest of the melds (engine/caches.py, digest).
-_TABLES: caches.Bounded[tuple[Rules, bytes], tuple[TableMeld, ...]] = caches.Bounded(
+# Keyed by the rules and a digest of the melds (engine/caches.py, digest):
+# the analysed melds, and whether each is stored in its one spelling (K-M-1).
+_TABLES: caches.Bounded[tuple[Rules, bytes], tuple[tuple[TableMeld, ...], bool]] = caches.Bounded(
     "most.position.tables", 768, 1_250
 )
 
@@ -80,20 +84,71 @@ def table_of(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[TableMeld, ...
     """The analysed melds of a state, remembered per distinct table (most
     moves leave it as it was); MeldError, with `index` set to its place, for
     one that is not a meld. Each meld is its own part of the key: joined
-    bytes would merge an empty meld into its neighbour."""
+    bytes would merge an empty meld into its neighbour.
+
+    A meld stored in another order a meld may be written in (K-M-1) is read
+    in its one spelling (`table_spelling`), each card keeping the seat it
+    scores for; `canonical_table` writes that spelling into a state."""
+    return _read(melds, rules)[0]
+
+
+def _read(melds: Sequence[pb.MostMeld], rules: Rules) -> tuple[tuple[TableMeld, ...], bool]:
+    """`table_of`, and whether every meld is stored in its one spelling."""
     key = (rules, caches.digest([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
     out = []
+    spelled = True
     for index, m in enumerate(melds):
+        stored = tuple(m.cards)
         try:
-            meld = analysed(tuple(m.cards), tuple(m.joker_as), rules.melds)
+            meld = table_spelling(stored, tuple(m.joker_as), rules)
         except MeldError as error:
             error.index = index  # type: ignore[attr-defined]
             raise
-        out.append(TableMeld(m.id, m.owner, meld, tuple(m.credited_to)))
-    return _TABLES.put(key, tuple(out))
+        credited = tuple(m.credited_to)
+        if meld.cards != stored:
+            spelled = False
+            if len(credited) == len(stored):
+                credit: dict[int, int] = dict(zip(stored, credited, strict=True))
+                credited = tuple(credit[v] for v in meld.cards)
+        out.append(TableMeld(m.id, m.owner, meld, credited))
+    return _TABLES.put(key, (tuple(out), spelled))
+
+
+def table_spelling(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: Rules) -> Meld:
+    """A table meld as stored, analysed: in its own order when that is a
+    spelling of the table (K-M-1; a whole suit grown by lay-offs keeps the
+    order it grew into), else in the one spelling of a meld written in
+    another order. MeldError (the stored order's) when no order is a meld."""
+    try:
+        return analysed(cards, joker_as, rules.melds)
+    except MeldError:
+        found = respelled_meld(cards, joker_as, rules.melds)
+        if found is None:
+            raise
+        return analysed(*found, rules.melds)
+
+
+def canonical_table(melds: RepeatedMelds, rules: Rules) -> tuple[TableMeld, ...]:
+    """Write every meld of `melds` (a state's or a view's, in a message the
+    caller may change) in its one spelling, as `table_of` reads it (K-M-1):
+    a state may hold a meld in any order a meld may be written in; every
+    answer holds its spelling. Returns `table_of` the melds as written now."""
+    if not melds:
+        return ()
+    table, spelled = _read(melds, rules)
+    if spelled:
+        return table
+    for stored, table_meld in zip(melds, table, strict=True):
+        meld = table_meld.meld
+        if tuple(stored.cards) == meld.cards:
+            continue  # the same cards in the same order: the same jokers' identities
+        stored.cards[:] = meld.cards
+        stored.joker_as[:] = meld.joker_as
+        stored.credited_to[:] = table_meld.credited
+    return table
 
 
 @dataclass
@@ -116,15 +171,18 @@ class Position:
     # -- reading and writing a state ------------------------------------------------
 
     @classmethod
-    def read(cls, state: game_pb2.GameState, rules: Rules) -> Position:
-        """The turn of `state.current_seat`."""
+    def read(
+        cls, state: game_pb2.GameState, rules: Rules, melds: Sequence[TableMeld] | None = None
+    ) -> Position:
+        """The turn of `state.current_seat`; `melds`, the table as `table_of`
+        reads it, when the caller has it already."""
         deal = state.most
         seat = state.current_seat
         return cls(
             rules=rules,
             seat=seat,
             hand=list(deal.hands[seat].cards),
-            melds=list(table_of(deal.melds, rules)),
+            melds=list(table_of(deal.melds, rules) if melds is None else melds),
             bridge=tuple(deal.bridge),
             melded=deal.melded[seat],
             next_meld_id=deal.next_meld_id,

@@ -7,6 +7,9 @@ its compiled rules and the events the move produces.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import Any
+
 from croupier.engine.table import GameTable
 from croupier.games.most.rules import Rules, rules_for
 from croupier.v1 import game_pb2
@@ -22,6 +25,9 @@ class Table(GameTable[pb.MostState, Rules]):
 
     def __init__(self, state: game_pb2.GameState) -> None:
         super().__init__(state, state.most, rules_for(state.options.most))
+        # The table's melds as `position.table_of` reads them, once a move has
+        # read them (moves.apply); None: not read yet.
+        self.melds: Sequence[Any] | None = None
 
     def emit_rule(
         self,

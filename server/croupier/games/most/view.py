@@ -8,6 +8,8 @@ from collections import Counter
 
 from croupier.engine.cards import card_text
 from croupier.engine.melds import meld_text
+from croupier.games.most.position import canonical_table
+from croupier.games.most.rules import rules_for
 from croupier.games.most.scoring import table_points
 from croupier.v1 import game_pb2
 from croupier.v1 import most_pb2 as pb
@@ -22,6 +24,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     v.stock_size = len(deal.stock)
     v.bridge.extend(deal.bridge)
     v.melds.extend(deal.melds)
+    canonical_table(v.melds, rules_for(state.options.most))  # K-M-1: as the rules read them
     v.melded.extend(deal.melded)
     v.phase = deal.phase
     v.dealer = deal.dealer
