@@ -76,7 +76,7 @@ type CroupierServiceClient interface {
 	// Deals the first deal of a new match.
 	// Returns: OK; INVALID_ARGUMENT (unknown game, preset or option, a value out
 	// of range, conflicting options, a seat count the game or preset does not
-	// allow).
+	// allow, a seat name that breaks the rule of NewGameRequest.seat_names).
 	NewGame(ctx context.Context, in *NewGameRequest, opts ...grpc.CallOption) (*NewGameResponse, error)
 	// Checks a move and, when it is legal, plays it. When a move ends a deal,
 	// the deal is scored in the same call (the state's match phase becomes
@@ -283,7 +283,7 @@ type CroupierServiceServer interface {
 	// Deals the first deal of a new match.
 	// Returns: OK; INVALID_ARGUMENT (unknown game, preset or option, a value out
 	// of range, conflicting options, a seat count the game or preset does not
-	// allow).
+	// allow, a seat name that breaks the rule of NewGameRequest.seat_names).
 	NewGame(context.Context, *NewGameRequest) (*NewGameResponse, error)
 	// Checks a move and, when it is legal, plays it. When a move ends a deal,
 	// the deal is scored in the same call (the state's match phase becomes

@@ -944,7 +944,7 @@ export const CroupierService: GenService<{
    * Deals the first deal of a new match.
    * Returns: OK; INVALID_ARGUMENT (unknown game, preset or option, a value out
    * of range, conflicting options, a seat count the game or preset does not
-   * allow).
+   * allow, a seat name that breaks the rule of NewGameRequest.seat_names).
    *
    * @generated from rpc croupier.v1.CroupierService.NewGame
    */
