@@ -16,7 +16,7 @@ from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from croupier.engine.errors import InvalidInput
-from croupier.v1 import bot_pb2, game_pb2
+from croupier.v1 import bot_pb2, game_pb2, service_pb2
 from croupier_client.bots import HEURISTIC_BOTS, choose_index, heuristic_bot
 from croupier_client.bots.service import seat_seed
 
@@ -73,7 +73,7 @@ def _check_view_game(view: game_pb2.View) -> None:
         )
 
 
-def _check_moves(moves: Sequence[game_pb2.LegalMove], view: game_pb2.View) -> None:
+def _check_moves(moves: Sequence[service_pb2.LegalMove], view: game_pb2.View) -> None:
     """Every move offered is a move of the view's game by the view's seat: the
     bot picks one of them for that seat, and an index into moves of another
     game or seat is no answer (it was given, index 0, with no error)."""
