@@ -11,7 +11,7 @@ from croupier.engine.errors import InvalidInput
 from croupier.games.scala40 import GAME
 from croupier.v1 import service_pb2
 
-from .conftest import settings
+from .conftest import reason_name, settings
 
 MINE = (0, "[2♠ 3♠ 4♠]")
 OPTIONS = [
@@ -167,6 +167,27 @@ def test_v16_a_swap_with_no_opening_after_it_is_refused(table):
         options={"joker_swap_for_opening": True},
     )
     assert table.reason(s, table.swap(0, "6♠", 1)) == "RETRIEVED_JOKER_NOT_USED"
+
+
+def test_v19_a_joker_swapped_after_opening_this_turn_is_owed_by_r_s40_51(table):
+    """After opening this turn, a swap under V19 owes its joker by R-S40-51 (V19),
+    not R-S40-52 (V16: a swap before the opening, whose joker the opening must
+    hold; V16 is off here). The rule was picked by `opened_this_turn`."""
+    v19 = {"retrieved_joker_must_be_used": True}
+    s = table.build(hands={0: "8♣ 9♣ 10♣ J♣ K♦ K♥ K♠ 6♠ 2♦ 3♥"}, melds=["[5♠ JK→6♠ 7♠]"],
+                    options=v19)  # fmt: skip
+    s = table.ok(s, table.open(s, 0, "[8♣ 9♣ 10♣ J♣]", "[K♦ K♥ K♠]"))
+    s = table.ok(s, table.swap(0, "6♠", 1))
+    rejection = table.rejection(s, table.discard(s, 0, "2♦"))
+    assert (reason_name(rejection), rejection.rule) == ("RETRIEVED_JOKER_NOT_USED", "R-S40-51")
+    # A seat opened in an earlier turn: R-S40-51 too; V16 before the opening: R-S40-52.
+    s = table.build(hands={0: "6♠ 2♦ 3♥"}, melds=[MINE, "[5♠ JK→6♠ 7♠]"], options=v19)
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    assert table.rejection(s, table.discard(s, 0, "2♦")).rule == "R-S40-51"
+    s = table.build(hands={0: "6♠ K♥ K♦ Q♣ Q♦ Q♥ 2♣ 9♥"}, melds=["[5♠ JK→6♠ 7♠]"],
+                    options={"joker_swap_for_opening": True, **v19})  # fmt: skip
+    s = table.ok(s, table.swap(0, "6♠", 1))
+    assert table.rejection(s, table.discard(s, 0, "2♣")).rule == "R-S40-52"
 
 
 V14_ANY = {"sequence_split_max5": True, "joker_discard": "ANY"}

@@ -96,10 +96,13 @@ def discard_refusal(pos: Position, value: int) -> IllegalMove | None:
             "R-S40-11",
         )
     if pos.jokers_owed:
+        # Which rule owes it: V16 (R-S40-52) for a swap before the opening, whose
+        # jokers the opening must hold, so none is owed by it once opened; V19
+        # (R-S40-51) for a swap by an opened seat, in this turn's opening or not.
         return IllegalMove(
             Why.SCALA40_REJECTION_REASON_RETRIEVED_JOKER_NOT_USED,
             "the swapped joker must go to the table first",
-            "R-S40-52" if pos.opened_this_turn or not pos.opened else "R-S40-51",
+            "R-S40-51" if pos.opened else "R-S40-52",
         )
     if pos.taken_class(value):
         if pos.taken_owed:
