@@ -216,6 +216,58 @@ def test_the_suite_catches_a_planted_fault(
         play_checked(CASE, SEED, CHOOSER_SEED, stride=1)
 
 
+# «Мост» reads another spelling of a move as the move (Game.canonical_move,
+# engine/registry.py): its listing must hold each move in its one spelling.
+MOST_CASE = Case("most", "seed", 2)
+
+
+class MostStandIn(StandIn):
+    """The real «Мост», its optional respelling hook included."""
+
+    def canonical_move(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
+        return self.real.canonical_move(state, move)  # type: ignore[no-any-return]
+
+
+class ListsAMeldInAnotherSpelling(MostStandIn):
+    """Lists every meld of naturals written backwards: its check reads that
+    as the meld and accepts it, but a listing holds one spelling per move."""
+
+    def legal_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
+        out = []
+        for move in self.real.legal_moves(state, seat):
+            if move.most.WhichOneof("action") == "meld" and not move.most.meld.joker_as:
+                backwards = game_pb2.Move()
+                backwards.CopyFrom(move)
+                backwards.most.meld.cards[:] = list(move.most.meld.cards)[::-1]
+                move = backwards
+            out.append(move)
+        return out
+
+
+@pytest.fixture
+def most_stand_in() -> Iterator[Callable[[type[StandIn]], None]]:
+    """Registers a «Мост» stand-in under its name; puts the real one back."""
+    real = registry.find(MOST_CASE.game)
+    assert real is not None
+
+    def install(kind: type[StandIn]) -> None:
+        registry.register(kind(real))
+
+    yield install
+    registry.register(real)
+    assert registry.find(MOST_CASE.game) is real
+
+
+def test_a_listing_in_another_spelling_is_caught(
+    most_stand_in: Callable[[type[StandIn]], None],
+) -> None:
+    most_stand_in(MostStandIn)
+    play_checked(MOST_CASE, SEED, CHOOSER_SEED, stride=1)  # faithful: passes
+    most_stand_in(ListsAMeldInAnotherSpelling)
+    with pytest.raises(AssertionError, match=r"^CANONICAL: seat \d+'s listed move MELD .* is not"):
+        play_checked(MOST_CASE, SEED, CHOOSER_SEED, stride=1)
+
+
 def test_a_match_that_outlasts_its_bound_fails(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setitem(suite.MOVE_BOUNDS, GAME, 20)
     with pytest.raises(AssertionError, match=r"^NO WINNER within 20 moves"):
