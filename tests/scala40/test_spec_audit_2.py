@@ -465,6 +465,36 @@ def test_default_move_places_the_owed_card_then_discards(table):
     assert table.default(s) == "DISCARD 9C"
 
 
+def test_default_move_with_a_v19_joker_owed_places_the_joker(table):
+    """RULES.md "Default move": with a joker owed (V19), the first legal move that
+    places it, not the first legal move ([7♣ 7♦ 7♥] leaves the joker owed)."""
+    s = table.build(hands={0: "6♠ 7♦ 7♥ 7♣ K♦ 2♦"},
+                    melds=[MINE, "[5♠ JK→6♠ 7♠]", "[9♥ 10♥ J♥]"],
+                    options={"retrieved_joker_must_be_used": True})  # fmt: skip
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    assert table.legal(s)[0] == "MELD [7C 7D 7H]"
+    assert table.default(s) == "MELD [7C 7D 7H RJ=7S]"
+    s = table.ok(s, table.meld(s, 0, "[7♣ 7♦ 7♥ JK→7♠]"))
+    assert table.default(s) == "DISCARD 2D"
+
+
+def test_default_move_with_a_taken_joker_owed_places_any_joker(table):
+    """C-S40-8 with V19: TAKE (the black joker), SWAP 6♠ (the red one, owed too),
+    the black one laid: one joker is still owed, and only the red one is held —
+    DefaultMove places it (it looked for the black one only)."""
+    s = table.build(hands={0: "6♠ 7♦ 7♥ 7♣ K♦ 2♦"},
+                    melds=[MINE, "[5♠ JK→6♠ 7♠]", "[9♥ 10♥ J♥]", "[4♣ 5♣ 6♣]"],
+                    phase="DRAW", top="JK",
+                    options={"retrieved_joker_must_be_used": True})  # fmt: skip
+    s = table.ok(s, table.take(0))
+    assert table.default(s) == "MELD [7C 7D 7H BJ=7S]"
+    s = table.ok(s, table.swap(0, "6♠", 2))
+    s = table.ok(s, table.lay(s, 0, "JK", 3, "high"))  # the first joker of the hand: BJ
+    assert table.hand(s, 0)["JK"] == 1
+    assert table.legal(s)[0] == "MELD [7C 7D 7H]"
+    assert table.default(s) == "MELD [7C 7D 7H RJ=7S]"
+
+
 def test_default_move_after_an_opening_below_40_is_the_closing_discard(table):
     s = table.build(hands={0: "A♣ 2♣ 3♣ 2♥ 2♠ 2♦ K♥"})
     s = table.ok(s, table.open(s, 0, "[A♣ 2♣ 3♣]", "[2♥ 2♠ 2♦]"))

@@ -3,6 +3,8 @@ the conformance suite tries (legal or not)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 from croupier.engine.cards import LAST_SUITED, RANK_OF, SUIT_OF, SUITS, card, is_joker
 from croupier.engine.melds import SEQUENCE
 from croupier.games.scala40 import legal
@@ -17,7 +19,8 @@ def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
     """RULES.md "Default move": draw from the stock, then discard the card
     drawn; when that discard is not legal, the first legal discard; when no
     discard is legal yet (a taken card or a joker still owed), the first
-    legal move that places the owed card, else the first legal move."""
+    legal move that places the owed card (any joker for a joker owed: taken,
+    C-S40-8, or retrieved, V19/V16), else the first legal move."""
     deal = state.scala40
     if deal.phase == DRAW:
         return legal.action(seat, "draw_stock")
@@ -28,14 +31,21 @@ def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
             return move
     if discards:
         return discards[0]
-    owed = deal.taken_card if deal.taken_must_be_placed else 0
-    for move in moves:
-        if owed and owed in _cards_of(move.scala40):
-            return move
+    pos = Position.read(state, rules_for(state.options.scala40))
+    placing = [(move, _cards_placed(move.scala40, state)) for move in moves]
+    if pos.taken_pending:
+        for move, placed in placing:
+            if pos.taken in placed:
+                return move
+    if pos.jokers_owed or (pos.taken_pending and is_joker(pos.taken)):
+        for move, placed in placing:
+            if any(is_joker(v) for v in placed):
+                return move
     return moves[0]
 
 
-def _cards_of(m: pb.Scala40Move) -> list[int]:
+def _cards_placed(m: pb.Scala40Move, state: game_pb2.GameState) -> list[int]:
+    """The cards of the hand a play action puts on the table (a swap: its natural)."""
     action = m.WhichOneof("action")
     if action == "open":
         return [v for s in m.open.melds for v in s.cards]
@@ -45,6 +55,10 @@ def _cards_of(m: pb.Scala40Move) -> list[int]:
         return [m.lay_off.card]
     if action == "swap_joker":
         return [m.swap_joker.card]
+    if action == "split":
+        meld = next((t for t in state.scala40.melds if t.id == m.split.meld_id), None)
+        parts = Counter(v for p in m.split.parts for v in p.cards)
+        return list((parts - Counter(meld.cards if meld is not None else ())).elements())
     return []
 
 
