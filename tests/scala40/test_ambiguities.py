@@ -321,6 +321,52 @@ def test_c_s40_2_a_kept_card_is_not_discarded_and_must_leave_a_discard(table):
     assert table.reason(s, table.take(0)) == "TURN_COULD_NOT_BE_COMPLETED"
 
 
+SEVEN_DIAMONDS = {"hands": {0: "7♦"}, "melds": ["[4♦ 5♦ 6♦]", "[8♦ 9♦ 10♦]"], "opened": [0],
+                  "phase": "DRAW", "top": "7♦"}  # fmt: skip
+
+
+def test_c_s40_1_v12_v6b_a_kept_card_and_its_copy_both_laid_off_close(table):
+    """V12 + V6b: P opened holds only 7♦; the top 7♦ is kept. Both 7♦ go on the
+    table ([4♦ 5♦ 6♦] high, [8♦ 9♦ 10♦] low): the hand empties and P closes (V12);
+    the kept card is never discarded (C-S40-2). The TAKE was refused up front
+    (TURN_COULD_NOT_BE_COMPLETED): the look-ahead wanted a discard."""
+    options = {"close_without_discard": True, "discard_pickup_keep": True}
+    s = table.build(**SEVEN_DIAMONDS, options=options)
+    assert "TAKE" in table.legal(s)
+    s = table.ok(s, table.take(0))
+    assert table.legal(s) == ["LAY 7D ON 1 HIGH", "LAY 7D ON 2 LOW"]
+    s = table.ok(s, table.lay(s, 0, "7♦", 1, "high"))
+    s = table.ok(s, table.lay(s, 0, "7♦", 2, "low"))
+    assert table.match_phase(s) == "DEAL_OVER" and table.deal_points(s)[0] == 0
+    # With room for one 7♦ only, the TAKE is refused.
+    s = table.build(**{**SEVEN_DIAMONDS, "melds": ["[4♦ 5♦ 6♦]"]}, options=options)
+    assert table.reason(s, table.take(0)) == "TURN_COULD_NOT_BE_COMPLETED"
+
+
+def test_c_s40_1_v12_a_taken_card_and_its_copy_both_laid_off_close(table):
+    """V12: the same with the 7♦ taken to be placed (R-S40-11): one copy placed,
+    the other may not be discarded (D1), both laid off close."""
+    s = table.build(**SEVEN_DIAMONDS, options={"close_without_discard": True})
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.lay(s, 0, "7♦", 2, "low"))
+    s = table.ok(s, table.lay(s, 0, "7♦", 1, "high"))
+    assert table.match_phase(s) == "DEAL_OVER"
+
+
+def test_c_s40_2_a_kept_card_swapped_for_a_joker_leaves_the_joker_to_discard(table):
+    """V6b: P opened holds only 7♦ and keeps the top 7♦; one 7♦ takes the place
+    of the joker of [7♣ 7♥ JK→7♦], and the joker is discarded (A-S40-08 lifts
+    D5: no other discard). The TAKE was refused up front."""
+    s = table.build(hands={0: "7♦"}, melds=["[7♣ 7♥ JK→7♦]"], opened=[0], phase="DRAW",
+                    top="7♦", options={"discard_pickup_keep": True})  # fmt: skip
+    s = table.ok(s, table.take(0))
+    assert table.legal(s) == ["SWAP 7D ON 1"]
+    s = table.ok(s, table.swap(0, "7♦", 1))
+    assert [m for m in table.legal(s) if m.startswith("DISCARD")] == ["DISCARD RJ"]
+    s = table.ok(s, table.discard(s, 0, "JK"))
+    assert table.hand(s, 0) == table.bag("7♦")
+
+
 def test_c_s40_3_a_first_turn_opening_worth_40_that_leaves_one_card_is_refused(table):
     s = table.build(hands={0: "K♠ K♥ K♦ Q♣ Q♦ Q♥ 9♠"}, turn=1, dealer=2)
     move = table.open(s, 0, "[K♠ K♥ K♦]", "[Q♣ Q♦ Q♥]")

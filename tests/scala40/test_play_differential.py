@@ -460,10 +460,18 @@ def completable(turn: Turn, rules: Rules, depth: int = 4) -> bool:
     if not turn.hand:
         return rules.close_without_discard and (not turn.first_turn or rules.close_on_first_turn)
     if not turn.owed and turn.jokers_owed == 0:
-        return discard_remains(turn, rules)
+        if discard_remains(turn, rules):
+            return True
+        if any(not (turn.taken and _same(v, turn.taken)) for v in turn.hand):
+            return False  # a first turn down to one card (R-S40-71)
+        # Only copies of the taken card held (D1, C-S40-2): lay-offs and swaps
+        # may still end the turn (a joker to discard, or V12's close).
+        moves = {m for m in base_moves(turn, rules, with_melds=False) if m[0] in ("lay", "swap")}
+    else:
+        moves = _relevant(turn, rules)
     if depth == 0:
         return False
-    for move in sorted(_relevant(turn, rules)):
+    for move in sorted(moves):
         nxt = after(turn, move, rules)
         if nxt is None:
             continue

@@ -426,8 +426,11 @@ def can_place_taken(hand: list[int], t: int, melds: Sequence[TMeld], o: Opts) ->
     def ok(used: Counter[int], gained: int = 0) -> bool:
         return leftover_ok(counts, used, gained, tk, o)
 
-    # 1. lay-off
+    # 1. lay-off (V12: with only copies of it held, every copy laid closes)
     if any(fits(m, t, o) for m in melds) and ok(one):
+        return True
+    only_copies = not others - Counter({tk: others[tk]})
+    if o.close_no_discard and only_copies and lay_all(counts[tk], t, melds, o):
         return True
     # 2. swap (natural only)
     if tk != JK:
@@ -475,6 +478,25 @@ def can_place_taken(hand: list[int], t: int, melds: Sequence[TMeld], o: Opts) ->
                     if _chain(base, p, list(gap), others - cost, swaps, counts, tk, o, cost, won):
                         return True
     return False
+
+
+def lay_all(n: int, t: int, melds: Sequence[TMeld], o: Opts) -> bool:
+    """V12: `n` copies of `t` (alike; jokers alike) can all be laid off, each on a
+    meld of its own (a meld takes one copy of a card: a set one suit, a sequence
+    one place; a laid copy opens no place for another)."""
+    return sum(1 for m in melds if fits(m, JK_CARD if key(t) == JK else t, o)) >= n
+
+
+def kept_clears(hand: list[int], t: int, melds: Sequence[TMeld], o: Opts) -> bool:
+    """C-S40-2 with C-S40-1: a hand of copies of the card kept this turn only can
+    still end the turn — a swap brings a joker to discard (A-S40-08 lifts D5;
+    V19 off), or V12 closes with every copy laid off."""
+    tk = key(t)
+    if any(key(c) != tk for c in hand):
+        return True
+    if tk != JK and not o.joker_must_be_used and swap_targets(melds, t):
+        return True
+    return o.close_no_discard and lay_all(len(hand), t, melds, o)
 
 
 def won_by_swaps(hand: Counter[int], melds: Sequence[TMeld]) -> list[int]:
@@ -714,7 +736,7 @@ def legal_draws(
         out.add("TAKE")  # V11 (with V6 too: V11 applies, RULES.md)
     elif opened:
         if o.pickup_keep:
-            if any(key(c) != key(t) for c in hand) or can_place_taken(after, t, melds, o):
+            if kept_clears(after, t, melds, o) or can_place_taken(after, t, melds, o):
                 out.add("TAKE")
         elif can_place_taken(after, t, melds, o):
             out.add("TAKE")

@@ -80,13 +80,60 @@ def _discard_left(pos: Position) -> IllegalMove | None:
             "a card must stay in the hand after the discard in the first turn",
             "R-S40-71",
         )
-    if not any(not pos.taken_class(v) for v in pos.hand):
+    if not any(not pos.taken_class(v) for v in pos.hand) and not _clears(pos, set()):
         return IllegalMove(
             Why.SCALA40_REJECTION_REASON_TURN_COULD_NOT_BE_COMPLETED,
             "no card but the one taken this turn would be left to discard",
             "C-S40-1",
         )
     return None
+
+
+def _clears(pos: Position, seen: set[tuple]) -> bool:  # type: ignore[type-arg]
+    """Nothing owed and only copies of the card taken this turn held (D1,
+    C-S40-2): whether lay-offs and swaps can still end the turn — by emptying
+    the hand (V12 closes) or by bringing a joker to it to discard (the
+    fallback A-S40-08 lifts D5). Each step is one `refusal` accepts: the hand
+    shrinks or a swap brings a joker, so the search ends."""
+    if not pos.opened:
+        return False
+    key = (tuple(sorted(pos.hand)), tuple((m.meld.cards, m.meld.joker_as) for m in pos.melds))
+    if key in seen:
+        return False
+    seen.add(key)
+    for action in _clearing_steps(pos):
+        after = pos.copy()
+        try:
+            action(after)
+        except IllegalMove:
+            continue
+        if not after.hand:
+            if refusal(after) is None:
+                return True
+        elif not after.duties_met:
+            if _plan(after):  # V19: the joker won must go back first
+                return True
+        elif after.first_turn and len(after.hand) < 2:
+            continue
+        elif any(not after.taken_class(v) for v in after.hand) or _clears(after, seen):
+            return True
+    return False
+
+
+def _clearing_steps(pos: Position):  # type: ignore[no-untyped-def]
+    """Every lay-off of a held card (one joker card for all: jokers are alike)
+    and every swap of a held natural."""
+    held = set(pos.hand)
+    jokers = sorted(v for v in held if is_joker(v))[:1]
+    naturals_held = set(v for v in held if not is_joker(v))
+    for table_meld in pos.melds:
+        meld = table_meld.meld
+        for spot in spots(meld, pos.rules.melds, jokers):
+            if spot.value in held:
+                joker_as = spot.joker_as if meld.kind != SEQUENCE else 0
+                yield _lay_off(table_meld.id, spot.value, spot.end, joker_as)
+        for natural in _swappable(meld, naturals_held):
+            yield _swap(table_meld.id, natural)
 
 
 def completable(pos: Position) -> bool:
