@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import pytest
 
+from croupier.engine import api
 from croupier.engine.uno_cards import parse_uno_card
 from croupier.games.uno.rules import rules_for
 from croupier.games.uno.scoring import hand_points, lazy_loser
+from croupier.v1 import game_pb2, service_pb2
 
 
 def first_card_round(table, preset, card, options=None, seats=4):
@@ -55,6 +57,99 @@ def test_b04_mattel_reverse_first_the_dealer_plays_first_or_his_right(table):
     assert table.turn(state) == (dealer, "PLAY")
     state = first_card_round(table, "mattel", "BRev", {"reverse_first_card": "RIGHT_OF_DEALER"})
     assert table.turn(state) == ((state.uno.dealer - 1) % 4, "PLAY")
+
+
+def deal_with_first(table, state, card, tries=4000):
+    """NextDeal from `state` with the first rng counter (from the state's own)
+    that turns `card` first, and its response (state and events)."""
+    want = parse_uno_card(card)
+    for k in range(tries):
+        s = type(state)()
+        s.CopyFrom(state)
+        s.rng_counter = state.rng_counter + k
+        response = api.next_deal(service_pb2.NextDealRequest(state=s))
+        if response.state.uno.discard[0] == want:
+            return response
+    raise AssertionError(f"no counter turns {card} first")
+
+
+def lazy_round_over(table, options=None):
+    """H7 (LAZY): P2 goes out, P0 holds the highest hand (W: 50), so the
+    next round is dealt by P0 (the loser) and led by P2 (the winner): the
+    leader does not sit at the dealer's left."""
+    opts = {"scoring_method": "LAZY", **(options or {})}
+    hands = {0: "W Y1", 1: "Y2", 2: "G6", 3: "B3"}
+    s = table.build("mattel", top="G5", hands=hands, current=2, options=opts)
+    s = table.ok(s, table.play(2, "G6"))
+    assert s.uno.round_loser == 0 and list(s.match.deal_winners) == [2]
+    return s
+
+
+def _deal_started(response):
+    return next(e for e in response.events if e.kind == game_pb2.EVENT_KIND_DEAL_STARTED)
+
+
+def test_b04_u2_under_h7_a_reverse_first_card_the_dealer_plays_first(table):
+    # U2 DEALER_FIRST names the dealer (P0, H7's loser), not the seat before
+    # the leader (P2, H7's winner): the old code gave P1 the turn.
+    response = deal_with_first(table, lazy_round_over(table), "RRev")
+    s = response.state
+    assert s.uno.dealer == 0 and table.direction(s) == -1
+    assert table.turn(s) == (0, "PLAY")
+    assert _deal_started(response).target_seat == 0
+
+
+def test_b04_u2_under_h7_a_reverse_first_card_right_of_dealer(table):
+    # RIGHT_OF_DEALER: the seat to the dealer's right, P3 (the old code: P0).
+    options = {"reverse_first_card": "RIGHT_OF_DEALER"}
+    response = deal_with_first(table, lazy_round_over(table, options), "RRev")
+    s = response.state
+    assert s.uno.dealer == 0 and table.direction(s) == -1
+    assert table.turn(s) == (3, "PLAY")
+    assert _deal_started(response).target_seat == 3
+
+
+def test_b04_u2_under_h12_a_reverse_first_card_the_last_holder_deals_and_plays(table):
+    # H12 (LAZY follows): P2 finished first, P1 second; P3 sheds its last
+    # card, so P0, the last holder, loses and deals, and P2 leads. A Reverse
+    # first card (DEALER_FIRST): the dealer P0 plays first (the old code: P1).
+    st = table.build("mattel", top="G5", hands={0: "W Y1", 1: "", 2: "", 3: "G8"}, current=3,
+                     finished=[2, 1], options={"play_to_last": True})  # fmt: skip
+    st = table.ok(st, table.play(3, "G8"))
+    assert st.uno.round_loser == 0 and list(st.match.deal_winners) == [2]
+    s = deal_with_first(table, st, "YRev").state
+    assert s.uno.dealer == 0 and table.direction(s) == -1
+    assert table.turn(s) == (0, "PLAY")
+
+
+@pytest.mark.parametrize(("card", "turn"), [("GSkip", (3, "PLAY")), ("W", (2, "NAME_COLOUR")),
+                                            ("Y+2", (3, "PLAY")), ("R7", (2, "PLAY"))])  # fmt: skip
+def test_b04_under_h7_the_other_first_cards_act_on_the_leader(table, card, turn):
+    # U1: a Skip or +2 acts on the leader (H7's winner P2), a Wild is named
+    # by him; unchanged by the U2 fix. DEAL_STARTED names who plays first.
+    response = deal_with_first(table, lazy_round_over(table), card)
+    assert table.turn(response.state) == turn
+    assert _deal_started(response).target_seat == turn[0]
+
+
+@pytest.mark.parametrize("rev", ["DEALER_FIRST", "RIGHT_OF_DEALER"])
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_b04_deal_started_names_the_seat_that_plays_first(table, n, rev):
+    # R2's normal case (the leader at the dealer's left): the turn after a
+    # Reverse first card is what it always was (the dealer, or his right;
+    # D9 with two players), and DEAL_STARTED's target_seat names that seat
+    # (it named the leader, P1, who does not play first).
+    hands = {k: ["Y1", "Y2", "Y3", "Y4", "Y5"][k] for k in range(n)}
+    hands[1] = "G6"
+    s = table.build("mattel", seats=n, top="G5", hands=hands, current=1, dealer=n - 1,
+                    options={"reverse_first_card": rev})  # fmt: skip
+    s = table.ok(s, table.play(1, "G6"))
+    response = deal_with_first(table, s, "BRev")
+    nxt = response.state
+    assert nxt.uno.dealer == 0 and table.direction(nxt) == -1
+    expected = 0 if n == 2 or rev == "DEALER_FIRST" else n - 1
+    assert table.turn(nxt) == (expected, "PLAY")
+    assert _deal_started(response).target_seat == expected
 
 
 def test_b05_mattel_wild_first_the_first_player_names_the_colour_or_it_returns(table):

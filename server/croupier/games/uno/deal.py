@@ -96,7 +96,7 @@ def deal(state: game_pb2.GameState, dealer: int, first: int) -> Sequence[game_pb
         game_pb2.EVENT_KIND_DEAL_STARTED,
         dealer,
         f"deals round {state.match.deal_number} and turns up {card_text(card)}",
-        target_seat=first,
+        target_seat=_plays_first(table, card, dealer, first),
         uno_cards=[card],
     )
     _first_card_effect(table, card, dealer, first)
@@ -129,6 +129,25 @@ def _first_card(table: Table, stock: list[int]) -> int:
         )
 
 
+def _plays_first(table: Table, card: int, dealer: int, first: int) -> int:
+    """The seat that plays first once the first card has acted (DEAL_STARTED's
+    `target_seat`): `first`, the leader (R2; H7 the last winner), who also
+    names a Wild's colour (U1a); the seat after it on a Skip or a +2 (U1);
+    on a Reverse, play going counter-clockwise, the seat after the leader
+    with two players under U12 (D9), else the dealer (U2 DEALER_FIRST) or
+    the seat to the dealer's right (RIGHT_OF_DEALER). Nobody has finished
+    or lost a turn when a round is dealt."""
+    n = len(table.state.seats)
+    kind = KIND_OF[card]
+    if kind in (Kind.SKIP, Kind.DRAW_TWO):
+        return (first + 1) % n
+    if kind != Kind.REVERSE:
+        return first
+    if n == 2 and table.rules.two_player_reverse_skip:
+        return (first - 1) % n
+    return dealer if table.rules.reverse_dealer_first else (dealer - 1) % n
+
+
 def _first_card_effect(table: Table, card: int, dealer: int, first: int) -> None:
     """R2 (MATTEL's table): what the first card does to the first player.
     No answer to it is possible (B6); jump-ins never start on it (H1)."""
@@ -149,11 +168,13 @@ def _first_card_effect(table: Table, card: int, dealer: int, first: int) -> None
         table.emit(
             game_pb2.EVENT_KIND_DIRECTION_REVERSED, dealer, "turned up a Reverse: play goes right"
         )
+        # U2 names the dealer, not the leader: under H7 the leader (the last
+        # winner) need not sit at the dealer's left.
         if table.two_in_round() and rules.two_player_reverse_skip:
-            table.skip(first)  # U12: a Skip for the first player
+            table.skip(first)  # U12: a Skip for the first player (D9)
         elif rules.reverse_dealer_first:
-            table.begin_turn(table.next_of(first))  # the dealer, then counter-clockwise
+            table.begin_turn(dealer)  # the dealer, then counter-clockwise
         else:
-            table.begin_turn(table.next_of(table.next_of(first)))  # right of the dealer
+            table.begin_turn(table.next_of(dealer))  # the dealer's right
     else:
         table.begin_turn(first)
