@@ -130,9 +130,10 @@ def croupier_loop(
     """Random matches through the one match loop over the RPC-shaped calls,
     in-process (each move answered in a new state message)."""
     backend = InProcess(trusted=trusted)
+    options = registry.bounded(game)  # a match between programs (C-M-4)
     return _episodes(
         lambda seed, choose: playout.play_match(
-            backend, game, preset, seats, seed, choose, on_step=on_step
+            backend, game, preset, seats, seed, choose, options=options, on_step=on_step
         )
     )
 
@@ -140,9 +141,11 @@ def croupier_loop(
 def session_loop(game: str, preset: str, seats: int) -> Loop:
     """Random matches held in-process (engine/session.py: each move made in
     place, the way RLCard's env.step works), through `playout.play_live`."""
+    options = registry.bounded(game)  # a match between programs (C-M-4)
     return _episodes(
         lambda seed, choose: playout.play_live(
-            Session.new(game, preset=preset, seat_count=seats, seed=seed), choose
+            Session.new(game, preset=preset, seat_count=seats, seed=seed, options=options),
+            choose,
         )
     )
 
@@ -263,7 +266,7 @@ def midgame_states(game: str, preset: str, seats: int, count: int) -> list[game_
     while len(states) < count:
         try:
             playout.play_match(InProcess(), game, preset, seats, seed, playout.uniform(seed),
-                               on_step=keep)  # fmt: skip
+                               options=registry.bounded(game), on_step=keep)  # fmt: skip
         except _Enough:
             break
         seed += 1

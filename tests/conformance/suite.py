@@ -275,7 +275,7 @@ def play_checked(
             case.seats,
             seed,
             checks.choose,
-            options=dict(case.options),
+            options=registry.bounded(case.game, dict(case.options)),  # C-M-4
             max_moves=bound,
             on_start=checks.on_start,
             on_step=checks.on_step,

@@ -17,6 +17,7 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+from croupier.engine import registry
 from croupier.v1 import game_pb2
 from croupier_client.client import CroupierClient
 from croupier_client.demo import play_match
@@ -120,7 +121,11 @@ def played() -> Iterator[Callable[[str, str, str, int, int], Match]]:
         key = (target, game, preset, seats, seed)
         if key not in matches:
             client = clients.setdefault(target, CroupierClient(target))
-            matches[key] = play_match(client, game, preset, seats, seed, max_moves=20_000)
+            # A match between programs: the game's bound (C-M-4), as tournaments set it.
+            options = registry.bounded(game)
+            matches[key] = play_match(
+                client, game, preset, seats, seed, max_moves=20_000, options=options
+            )
         return matches[key]
 
     yield play

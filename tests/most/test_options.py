@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.engine import api
+from croupier.engine import api, registry
 from croupier.engine.errors import InvalidInput
 from croupier.games.most.options import CATALOGUE, PRESETS
 from croupier.v1 import most_pb2 as pb
@@ -41,10 +41,18 @@ def test_list_games_shows_every_option_and_preset(table) -> None:
     assert (described.min_seats, described.max_seats, described.default_preset) == (2, 8, "seed")
 
 
-def test_presets_bound_the_match(table) -> None:
-    # C-M-4: every preset ends its match; rum500 takes 500 Rum's answers to the silent points.
+def test_c_m_4_max_deals_is_off_in_every_preset_and_bounds_matches_between_programs(table) -> None:
+    # C-M-4: "Option max_deals (default off) … Random playouts, tournaments and
+    # conformance tests set it."
     for preset in PRESETS:
-        assert preset.settings["max_deals"] == 12
+        assert "max_deals" not in preset.settings
+        assert table.new(4, preset=preset.name).options.most.max_deals == 0
+    assert registry.bounded("most") == {"max_deals": 12}
+    assert registry.bounded("most", {"max_deals": 0}) == {"max_deals": 0}  # the table's own
+    assert registry.bounded("uno", {"stacking": True}) == {"stacking": True}  # no bound
+
+
+def test_rum500_takes_500_rums_answers_to_the_silent_points(table) -> None:
     s = table.new(4, preset="rum500")
     o = s.options.most
     assert (o.top_bridge_card_free, o.bridge_card_may_be_laid_off, o.stock_exhausted) == (

@@ -87,6 +87,7 @@ from typing import Any
 
 import pytest
 
+from croupier.engine import registry
 from croupier.engine.cards import (
     ACE,
     BLACK_JOKER,
@@ -140,9 +141,9 @@ class Opts:
 
     @classmethod
     def of(cls, preset: str, seats: int, options: Mapping[str, Any]) -> Opts:
-        """RULES.md "Presets": `seed` sets max_deals 12; `rum500` also the
-        three 500 Rum answers. Then the table's own settings."""
-        merged: dict[str, Any] = {"max_deals": 12}
+        """RULES.md "Presets": `seed` sets nothing; `rum500` the three 500 Rum
+        answers. Then the table's own settings."""
+        merged: dict[str, Any] = {}
         if preset == "rum500":
             merged.update(
                 top_bridge_card_free=True,
@@ -1179,13 +1180,14 @@ def step(
 def run_table(table: Table) -> Report:
     """Play the table's seeded matches, comparing every position."""
     report = Report()
-    opts = Opts.of(table.preset, table.seats, table.options)
+    # A match between programs sets max_deals (C-M-4: RULES.md "Presets").
+    options = registry.bounded("most", dict(table.options))
+    opts = Opts.of(table.preset, table.seats, options)
     for number in range(table.matches):
         seed = zlib.crc32(table.name.encode()) % 100_000 * 10 + number
         session = Session.new(
-            "most", preset=table.preset, seat_count=table.seats, seed=seed,
-            options=dict(table.options),
-        )  # fmt: skip
+            "most", preset=table.preset, seat_count=table.seats, seed=seed, options=options
+        )
         resolved = session.position.options.most
         if resolved != options_message(opts):
             report.add(table.name, f"options {resolved} resolved, model {options_message(opts)}")

@@ -8,13 +8,13 @@ entry-point group (pyproject.toml), or registered directly with `register`
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from importlib.metadata import entry_points
 from typing import Protocol
 
 from google.protobuf.message import Message
 
-from croupier.engine.options import Catalogue, Preset
+from croupier.engine.options import Catalogue, Preset, Value
 from croupier.v1 import game_pb2
 
 ENTRY_POINT_GROUP = "croupier.games"
@@ -60,6 +60,11 @@ class Game(Protocol):
 
     # Optional, for the hot path: `encoded_legal_moves(state, seat) -> list[bytes]`,
     # the same moves serialized, in the same order (engine/move_codec.py).
+
+    # Optional: `match_bound: Mapping[str, Value]`, options that a match
+    # between programs (random playouts, tournaments, the bench, the
+    # conformance suite) sets so that it ends, where the game's own default
+    # may never end (C-M-4: «Мост»'s max_deals). `bounded` applies it.
 
     # Optional: `canonical_move(state, move) -> Move`, the one canonical
     # spelling of a well-formed move written another way (a rummy meld's
@@ -151,3 +156,11 @@ def _load() -> None:
         game = point.load()
         if game.name not in _GAMES:
             register(game)
+
+
+def bounded(game: str, options: Mapping[str, Value] | None = None) -> dict[str, Value]:
+    """`options` for a match between programs: the game's `match_bound`
+    (C-M-4), under whatever `options` set themselves."""
+    found = find(game)
+    bound: Mapping[str, Value] = getattr(found, "match_bound", {}) if found else {}
+    return {**bound, **(options or {})}

@@ -91,7 +91,9 @@ class raw_env(AECEnv[AgentID, Observation, int | None]):  # noqa: N801 - Petting
         self.game = found
         self.preset = preset
         self.seat_count = seats
-        self.table_options = dict(options or {})
+        # Agents playing each other are a match between programs: the game's
+        # bound (C-M-4: «Мост»'s max_deals) unless the table sets it.
+        self.table_options = registry.bounded(found.name, options)
         self.render_mode = render_mode
         self.reward_mode = reward
         self.max_steps = max_steps

@@ -19,6 +19,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from croupier.engine import registry
 from croupier.tournament import entrants as entrants_module
 from croupier.tournament import report, settings
 from croupier.tournament.driver import Driver, Plan, Table, TournamentFailed
@@ -112,7 +113,8 @@ def _resolve(
         game = settings.find_game(client.list_games(), args.game)
         preset = settings.find_preset(game, args.preset)
         seats = settings.seat_count(game, preset, args.seats, len(entrants))
-        options = settings.option_values(game, args.option)
+        # A match between programs: the game's bound (C-M-4) unless --option sets it.
+        options = registry.bounded(game.name, settings.option_values(game, args.option))
         probes = [entrants_module.probe(entrant, game.name) for entrant in entrants]
         # The server's own check of the whole table (option combinations).
         try:

@@ -39,6 +39,7 @@ class Most:
     catalogue = options.CATALOGUE
     presets: Sequence[Preset] = options.PRESETS
     default_preset = "seed"
+    match_bound = options.MATCH_BOUND  # C-M-4: what a match between programs sets
 
     def check_options(self, opts: Message, path: str) -> None:
         options.check_options(opts, path)  # type: ignore[arg-type]
