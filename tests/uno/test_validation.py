@@ -240,3 +240,81 @@ def test_regression_a_stacked_count_may_exceed_the_decks_draw_cards(table):
                         pending=("PLUS_TEN", 80), top_player=0,
                         options={"plus_ten": True, "stacking": True})  # fmt: skip
     api.check_state(state)
+
+
+# -- U14, U15, D11: a match in play is undecided ---------------------------------------------
+
+
+def _refused_at(state, field, words):
+    with pytest.raises(InvalidInput) as refused:
+        api.check_state(state)
+    path, problem = refused.value.violations[0]
+    assert path == field, refused.value
+    assert words in problem, problem
+
+
+def _round_over(table, options=None, scores=None):
+    """P0 sheds its last card: DEAL_OVER, the match going on."""
+    state = table.build(top="R3", hands={0: "R7", 1: "Y1", 2: "Y2", 3: "Y3"},
+                        scores=scores, options=options or {})  # fmt: skip
+    state = table.ok(state, table.play(0, "R7"))
+    assert table.match_phase(state) == "DEAL_OVER"
+    return state
+
+
+def test_u15_winner_collects_a_total_at_the_target_in_play_is_refused(table):
+    state = table.build(top="R4", hands={0: "R6 Y1"}, scores=[0, 499, 0, 0])
+    api.check_state(state)  # one below the target: the match goes on
+    state.seats[1].score = 500
+    _refused_at(state, "state.seats[1].score", "reaches the target 500")
+    state = _round_over(table)
+    state.seats[2].score = 600
+    _refused_at(state, "state.seats[2].score", "waiting for its next round")
+
+
+def test_b30_penalty_limit_a_total_at_the_limit_in_play_is_refused(table):
+    # The audit's state: P0 at the limit goes out and every total is at the
+    # limit; scoring named winners[0] of an empty list (IndexError).
+    options = {"scoring_method": "PENALTY_LIMIT", "limit": 100}
+    state = table.build(top="R4", hands={0: "R6", 1: "W", 2: "Y9", 3: "Y1"},
+                        scores=[99, 60, 95, 99], options=options)  # fmt: skip
+    state.seats[0].score = 100
+    _refused_at(state, "state.seats[0].score", "reaches the limit 100")
+    state = _round_over(table, options)
+    state.seats[3].score = 100
+    _refused_at(state, "state.seats[3].score", "the match is over")
+
+
+def test_d11_lazy_more_rounds_than_lazy_rounds_in_play_is_refused(table):
+    options = {"scoring_method": "LAZY", "lazy_rounds": 3}
+    # The last round in progress: the match is legitimately undecided.
+    state = table.build(top="R4", hands={0: "R6 Y1"}, scores=[1, 1, 0, 0], deal_number=3,
+                        options=options)  # fmt: skip
+    api.check_state(state)
+    state.match.deal_number = 4
+    _refused_at(state, "state.match.deal_number", "past its end")
+    # A round over before the last: the match goes on; at the last: it is over.
+    state = table.build(top="R3", hands={0: "R7", 1: "Y1", 2: "Y2", 3: "Y3"}, deal_number=2,
+                        options=options)  # fmt: skip
+    state = table.ok(state, table.play(0, "R7"))
+    assert table.match_phase(state) == "DEAL_OVER"
+    api.check_state(state)
+    state.match.deal_number = 3
+    _refused_at(state, "state.match.deal_number", "waiting for its next round")
+
+
+def test_b30_scoring_never_raises_when_every_total_reaches_the_limit(table):
+    # Validation refuses such a state; scoring itself still ends the match
+    # with no winner instead of raising (MATCH_ENDED named winners[0]).
+    from croupier.games.uno.scoring import end_round
+    from croupier.games.uno.table import Table
+
+    options = {"scoring_method": "PENALTY_LIMIT", "limit": 100}
+    state = table.build(top="R4", hands={0: "R6", 1: "W", 2: "Y9", 3: "Y1 R4"},
+                        scores=[0, 60, 95, 99], options=options)  # fmt: skip
+    state.uno.discard.append(state.uno.hands[0].cards.pop())  # P0 has gone out
+    state.seats[0].score = 100
+    end_round(Table(state), winner=0)
+    assert state.match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
+    assert [seat.score for seat in state.seats] == [100, 110, 104, 104]
+    assert list(state.match.winners) == []

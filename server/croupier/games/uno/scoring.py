@@ -77,7 +77,7 @@ def end_round(table: Table, winner: int, label: str = "") -> None:
     match.deal_winners.append(winner)
     if rules.scoring == LAZY:
         if rules.play_to_last:
-            loser = next(s for s in range(seats) if s not in deal.finished)
+            loser = next((s for s in range(seats) if s not in deal.finished), winner)
         else:
             loser = lazy_loser(hands, winner, rules)
         deal.round_loser = loser
@@ -99,6 +99,13 @@ def end_round(table: Table, winner: int, label: str = "") -> None:
         return
     match.phase = game_pb2.MATCH_PHASE_MATCH_OVER
     match.winners.extend(winners)
+    if not winners:
+        # B30 with every total at the limit. Unreachable from a valid state
+        # (validate: a match in play has no total at the limit, and the round
+        # winner scores at most 0), kept so that scoring never raises.
+        says = "ends the match: every total reached the limit, so nobody wins (B30)"
+        table.emit(game_pb2.EVENT_KIND_MATCH_ENDED, winner, says, seats=[])
+        return
     others = " and ".join(table.name(s) for s in winners[1:])
     says = f"shares the match win with {others}" if others else "wins the match"
     table.emit(game_pb2.EVENT_KIND_MATCH_ENDED, winners[0], says, seats=winners)

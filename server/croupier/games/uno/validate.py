@@ -89,6 +89,7 @@ def validate(state: game_pb2.GameState) -> None:
     _seat_field(deal.dealer, n, f"{P}.dealer")
     _seat_field(deal.round_loser, n, f"{P}.round_loser")
     _check_scores(state, rules)
+    _check_match_undecided(state, rules)
     if len(state.match.deal_winners) > 1:
         raise InvalidInput("state.match.deal_winners", "an UNO round has one winner")
     _check_house_fields(state, rules)
@@ -124,6 +125,43 @@ def _check_scores(state: game_pb2.GameState, rules: Rules) -> None:
     for i, points in enumerate(state.match.deal_points):
         if points < (-40 if rules.h2o else 0):
             raise InvalidInput(f"state.match.deal_points[{i}]", f"no round gives {points} points")
+
+
+def _check_match_undecided(state: game_pb2.GameState, rules: Rules) -> None:
+    """U14, U15, D11: a match still in play (a round in progress, or over with
+    another to deal) is undecided; the round that decides it ends the match.
+    WINNER_COLLECTS: no total has reached `target`; PENALTY_LIMIT: none has
+    reached `limit` (B30); LAZY: no more rounds played than `lazy_rounds`,
+    the last of them still in progress (a round over at `lazy_rounds` ends
+    the match)."""
+    phase = state.match.phase
+    if phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        when = "in play"
+    elif phase == game_pb2.MATCH_PHASE_DEAL_OVER:
+        when = "waiting for its next round"
+    else:
+        return
+    if rules.scoring == pb.UNO_SCORING_METHOD_LAZY:
+        number, rounds = state.match.deal_number, rules.lazy_rounds
+        over = number >= rounds if phase == game_pb2.MATCH_PHASE_DEAL_OVER else number > rounds
+        if over:
+            raise InvalidInput(
+                "state.match.deal_number",
+                f"round {number} of a LAZY match of {rounds} rounds (lazy_rounds, D11) "
+                f"is past its end, so the match is over, yet it is {when}",
+            )
+        return
+    if rules.scoring == pb.UNO_SCORING_METHOD_PENALTY_LIMIT:
+        bound, name, what = rules.limit, "limit", "loses it (B30)"
+    else:
+        bound, name, what = rules.target, "target", "wins it"
+    for i, seat in enumerate(state.seats):
+        if seat.score >= bound:
+            raise InvalidInput(
+                f"state.seats[{i}].score",
+                f"{seat.score} reaches the {name} {bound}: the match is over (a total at the "
+                f"{name} {what}), yet it is {when}",
+            )
 
 
 def _check_house_fields(state: game_pb2.GameState, rules: Rules) -> None:
