@@ -268,6 +268,23 @@ def test_a_state_from_a_newer_schema_or_rules_version_is_a_failed_precondition()
         api.check_state(newer_rules)
 
 
+def test_a_move_on_an_older_rules_version_is_answered_at_this_servers_version() -> None:
+    # The answer was played by this server's rules: its state says so, as it
+    # says this server's schema version. The older state is still served.
+    older = dealt()
+    current = older.rules_version
+    older.rules_version = 1
+    seat = older.acting_seats[0]
+    move = api.list_legal_moves(service_pb2.ListLegalMovesRequest(state=older, seat=seat)).moves[0]
+    answer = api.apply_move(service_pb2.ApplyMoveRequest(state=older, move=move.move))
+    assert answer.accepted
+    assert (answer.state.rules_version, answer.state.schema_version) == (
+        current,
+        api.SCHEMA_VERSION,
+    )
+    assert older.rules_version == 1  # the request itself is not changed
+
+
 def _relabelled(state: State, game: str) -> State:
     """`state` (a 101 deal) claiming to be a game of `game`, its parts untouched."""
     state.game = game

@@ -312,8 +312,11 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
 
 
 def set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
-    """Write the acting seats of the new position; returns them."""
+    """Write the envelope of a position this server produced: its schema and
+    rules versions (an older state's move is played by these rules, so the
+    answer says so) and its acting seats; returns the acting seats."""
     state.schema_version = SCHEMA_VERSION
+    state.rules_version = game.rules_version
     acting = expected_acting_seats(game, state)
     state.acting_seats[:] = acting
     return acting

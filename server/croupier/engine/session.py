@@ -96,6 +96,7 @@ class Session:
         copy.CopyFrom(state)
         if copy.schema_version < api.SCHEMA_VERSION:
             api.set_acting_seats(game, copy)  # a schema-1 state carries none
+        copy.rules_version = game.rules_version  # its moves are played by these rules
         self._hold(copy)
 
     @classmethod
