@@ -78,6 +78,19 @@ def test_conflicting_options_are_refused_naming_both(options, named):
     assert named in str(error.value) and "match_mode" in str(error.value)
 
 
+@pytest.mark.parametrize("preset", ["pagat", "slovenian"])
+@pytest.mark.parametrize("mode", ["SINGLE_DEAL", "NO_ELIMINATION"])
+def test_c_s40_5_a_presets_threshold_yields_to_the_tables_match_mode(preset, mode):
+    # pagat's and slovenian's "out at 101" is their ELIMINATION match; a table
+    # of those rules playing one deal, or to a target, is no conflict.
+    request = service_pb2.NewGameRequest(
+        game="scala40", preset=preset, seat_count=3, seed=1, options=settings({"match_mode": mode})
+    )
+    options = api.new_game(request).state.options.scala40
+    assert options.elimination_threshold == 151  # the default: inert in this mode
+    assert options.upcard_joker_redraw is False  # the preset's other settings stand
+
+
 def test_inert_combinations_are_accepted(table):
     # C-S40-5: "overrides" / "only meaningful with" — RULES.md lists them.
     _new({"sequence_split_max5": True, "max_sequence_length": 13})

@@ -82,7 +82,14 @@ SPECS = (
           allowed=("CLOSING_ONLY", "NOT_WHEN_UNOPENED", "NEVER", "ANY")),
 )  # fmt: skip
 
-CATALOGUE = Catalogue(pb.Scala40Options, SPECS)
+# A match mode other than ELIMINATION takes the threshold back to its default
+# unless the table sets one (C-S40-5): pagat's and slovenian's 101 must not
+# turn the table's own SINGLE_DEAL or NO_ELIMINATION into a conflict.
+FOLLOWERS = (
+    ("match_mode", "SINGLE_DEAL", "elimination_threshold", 151),
+    ("match_mode", "NO_ELIMINATION", "elimination_threshold", 151),
+)
+CATALOGUE = Catalogue(pb.Scala40Options, SPECS, FOLLOWERS)
 
 # pagat ([S000]): out at 101, a joker upcard stays (V20 silent), an opened
 # player may discard a playable card (base text), jokers only barred for the
