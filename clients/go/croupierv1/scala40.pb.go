@@ -1160,7 +1160,10 @@ type Scala40State struct {
 	TakenCard FrenchCard `protobuf:"varint,11,opt,name=taken_card,json=takenCard,proto3,enum=croupier.v1.FrenchCard" json:"taken_card,omitempty"`
 	// The taken card must be on the table before the turn ends (R-S40-11); with
 	// V6 inside the opening melds. Met once the hand holds fewer copies of it
-	// (any joker for a joker, C-S40-8) than `taken_copies`.
+	// (any joker for a joker, C-S40-8) than `taken_copies`: the copies held
+	// right after the take, plus each joker a swap brought in that is not
+	// itself owed (so placing any joker meets a taken joker's duty, and a
+	// swapped one may be kept, R-S40-51).
 	TakenMustBePlaced bool   `protobuf:"varint,12,opt,name=taken_must_be_placed,json=takenMustBePlaced,proto3" json:"taken_must_be_placed,omitempty"`
 	TakenCopies       uint32 `protobuf:"varint,13,opt,name=taken_copies,json=takenCopies,proto3" json:"taken_copies,omitempty"`
 	// Jokers retrieved this turn that must still go to the table (V19; V16:

@@ -398,7 +398,10 @@ export type Scala40State = Message<"croupier.v1.Scala40State"> & {
   /**
    * The taken card must be on the table before the turn ends (R-S40-11); with
    * V6 inside the opening melds. Met once the hand holds fewer copies of it
-   * (any joker for a joker, C-S40-8) than `taken_copies`.
+   * (any joker for a joker, C-S40-8) than `taken_copies`: the copies held
+   * right after the take, plus each joker a swap brought in that is not
+   * itself owed (so placing any joker meets a taken joker's duty, and a
+   * swapped one may be kept, R-S40-51).
    *
    * @generated from field: bool taken_must_be_placed = 12;
    */
