@@ -18,8 +18,11 @@ A deal in progress (`check_position`):
   next_legal_moves equals ListLegalMoves of every acting seat);
 - DefaultMove of an acting seat is one of its listed moves (refused with
   FAILED_PRECONDITION for an acting seat that has no move, e.g. a UNO
-  jump-in window it holds no card for), and is refused for a seat that may
-  not act;
+  jump-in window it holds no card for, and — for a game with the optional
+  hook `owes_move(state, seat) -> bool` — possibly for an acting seat that
+  owes no move, e.g. a UNO seat whose only moves in a window are reports or
+  U16's penalised misplays; a seat that owes a move always has a default),
+  and is refused for a seat that may not act;
 - a move made against another position is STALE_STATE, against this one it
   is accepted;
 - every seat's view shows no card it may not see (leaks.py).
@@ -172,7 +175,14 @@ def _check_acting_seat(
             f"DEFAULT MOVE: seat {seat} may act but has no legal move, yet has a default",
         )
         return
-    default = engine.default_move(state, seat)
+    owes = getattr(game, "owes_move", None)
+    if owes is not None and not owes(state, seat):
+        try:
+            default = engine.default_move(state, seat)
+        except FailedPrecondition:
+            return  # it owes nothing, and has no move it is deemed to make
+    else:
+        default = engine.default_move(state, seat)
     assert serialized(default.move) in legal_keys, (
         f"DEFAULT MOVE: seat {seat}'s default {default.notation} is not one of its legal moves"
     )

@@ -269,7 +269,7 @@ def test_default_moves(table):
     s = table.build(top="G2", hands={0: "R5 G7"})
     assert table.default(s, 0) == "DRAW"
     s = table.build(top="G2", hands={0: "R5 G7"}, options={"voluntary_draw": False})
-    assert table.default(s, 0) == "G7"
+    assert table.default(s, 0) == "G7 UNO"  # the second-to-last card calls (rules 3)
     s = table.ok(table.build(top="G2", hands={0: "R5 Y7"}, stock="G5 …"), "P0 DRAW")
     assert table.default(s, 0) == "PASS"
     s = table.ok(table.build(top="R4", hands={0: "R+2 …"}), table.play(0, "R+2"))

@@ -263,7 +263,9 @@ def test_d14_default_moves_of_every_kind_of_acting_seat(table):
     assert table.default(s, 1) == "ACCEPT"  # a final W+4 waiting for its answer
     s = table.build(top="R4", hands={0: "R2 Y1 Y2"}, options={"silent_trigger": "TWOS"})
     s = table.ok(s, table.play(0, "R2"))
-    assert table.default(s, 1) == "DRAW" and table.default(s, 3) == "REPORT 0"
+    assert table.default(s, 1) == "DRAW"
+    with pytest.raises(FailedPrecondition):
+        table.default(s, 3)  # may only REPORT: never a default (rules 3)
     s = table.build(top="G4", hands={0: "G7 …", 2: "Y1"}, options={"jump_in": True})
     s = table.ok(s, table.play(0, "G7"))
     with pytest.raises(FailedPrecondition):

@@ -82,6 +82,11 @@ class Uno:
     def default_move(self, state: game_pb2.GameState, seat: int) -> game_pb2.Move:
         return legal.default_move(state, seat)
 
+    def owes_move(self, state: game_pb2.GameState, seat: int) -> bool:
+        # The conformance suite's optional hook: only a seat that owes no move
+        # may act, list moves and still have no default (RULES.md, D14).
+        return legal.owes_move(state, seat)
+
     def candidate_moves(self, state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
         return legal.candidate_moves(state, seat)
 

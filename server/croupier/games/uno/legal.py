@@ -46,6 +46,13 @@ def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
 
 def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     """`legal_moves`, each move serialized: the same moves in the same order."""
+    return _encoded_moves(state, seat, rules_of(state).misplay)
+
+
+def _encoded_moves(state: game_pb2.GameState, seat: int, misplay: bool) -> list[bytes]:
+    """The seat's moves; `misplay` False leaves out every move U16 penalises
+    (a misplayed card, a false call or catch): the moves the rules accept as
+    they are, which are exactly the legal moves without U16."""
     if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
         return []
     # The engine keeps the acting seats in the state it hands over.
@@ -63,15 +70,17 @@ def encoded_legal_moves(state: game_pb2.GameState, seat: int) -> list[bytes]:
     out: list[bytes] = []
     holder = seat == state.current_seat
     if holder:
-        _turn_moves(state, seat, rules, out)
+        _turn_moves(state, seat, rules, misplay, out)
     else:
-        _jump_ins(state, seat, rules, out)
-    if deal.silence or rules.misplay or deal.HasField("uno_offender"):
-        _side_moves(state, seat, rules, holder, out)
+        _jump_ins(state, seat, rules, misplay, out)
+    if deal.silence or misplay or deal.HasField("uno_offender"):
+        _side_moves(state, seat, rules, misplay, out)
     return out
 
 
-def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[bytes]) -> None:
+def _turn_moves(
+    state: game_pb2.GameState, seat: int, rules: Rules, misplay: bool, out: list[bytes]
+) -> None:
     """The moves of the seat whose turn it is, by phase (R4, R6, R7, U1a)."""
     deal = state.uno
     phase = deal.phase
@@ -86,14 +95,14 @@ def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[by
         legal = sorted(playable.intersection(hand))
         if rules.strict_wd4 and WILD_DRAW_FOUR in playable:
             legal = [c for c in legal if _wd4_fits(c, hand, colour, rules)]
-        _plays(state, seat, rules, sorted(set(hand)) if rules.misplay else legal, False, out)
+        _plays(state, seat, rules, sorted(set(hand)) if misplay else legal, False, out)
         if rules.voluntary_draw or not legal:
             out.append(_encoded(seat, "draw"))
         return
     if phase == DRAWN:
         drawn = deal.drawn_card
         fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
-        cards = sorted(set(hand)) if rules.misplay else [drawn] if fits else []
+        cards = sorted(set(hand)) if misplay else [drawn] if fits else []
         _plays(state, seat, rules, cards, False, out)
         if not (fits and rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST):
             out.append(_encoded(seat, "pass"))
@@ -102,7 +111,7 @@ def _turn_moves(state: game_pb2.GameState, seat: int, rules: Rules, out: list[by
         final = _round_decided(state, rules)
         answers = set() if final else rules.answers(deal.pending_kind, top, colour)
         legal = [c for c in cards if c in answers and _wd4_fits(c, hand, colour, rules)]
-        _plays(state, seat, rules, cards if rules.misplay else legal, False, out)
+        _plays(state, seat, rules, cards if misplay else legal, False, out)
         out.append(_encoded(seat, "accept"))
         if deal.challengeable and rules.challenge:
             out.append(_encoded(seat, "challenge"))
@@ -123,7 +132,9 @@ def _wd4_fits(card: int, hand: Iterable[int], colour: int, rules: Rules) -> bool
     return all(COLOUR_OF[c] != colour for c in hand)
 
 
-def _jump_ins(state: game_pb2.GameState, seat: int, rules: Rules, out: list[bytes]) -> None:
+def _jump_ins(
+    state: game_pb2.GameState, seat: int, rules: Rules, misplay: bool, out: list[bytes]
+) -> None:
     """H1: a seat other than the one to act, while the window is open."""
     deal = state.uno
     if not (rules.jump_in and deal.jump_in_open and deal.HasField("top_player")):
@@ -132,13 +143,13 @@ def _jump_ins(state: game_pb2.GameState, seat: int, rules: Rules, out: list[byte
     if top not in JUMPABLE or (deal.top_player == seat and not rules.jump_own):
         return
     cards = sorted(set(deal.hands[seat].cards))
-    if not rules.misplay:
+    if not misplay:
         cards = [c for c in cards if identical(c, top)]
     _plays(state, seat, rules, cards, True, out)
 
 
 def _side_moves(
-    state: game_pb2.GameState, seat: int, rules: Rules, holder: bool, out: list[bytes]
+    state: game_pb2.GameState, seat: int, rules: Rules, misplay: bool, out: list[bytes]
 ) -> None:
     """Calls, catches and reports: the windows of R8 and H5 (and U16's false
     ones, open to every acting seat)."""
@@ -146,9 +157,9 @@ def _side_moves(
     seats = len(state.seats)
     offender = deal.uno_offender if deal.HasField("uno_offender") else -1
     catchable = offender >= 0 and len(deal.hands[offender].cards) == 1
-    if (offender == seat and rules.until_caught) or rules.misplay:
+    if (offender == seat and rules.until_caught) or misplay:
         out.append(_encoded(seat, "call_uno"))
-    if rules.misplay:
+    if misplay:
         out.extend(_encoded(seat, "catch", s) for s in range(seats) if s != seat)
     elif catchable and offender != seat:
         out.append(_encoded(seat, "catch", offender))
@@ -305,20 +316,54 @@ def action_move(seat: int, action: str, value: int = 0) -> game_pb2.Move:
 
 def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
     """The move `seat` is deemed to make when its clock runs out (RULES.md,
-    "Default move"): draw and pass; accept a pending effect; say "Ready";
-    the caller calls time, the others slap; give the lowest card; name red;
-    a seat that must play its legal card plays the first one. A seat that
-    owes nothing (it may only act in a window) gets its first listed move."""
-    moves = legal_moves(state, seat)
+    "Default move", D14): never a move the rules penalise (U16's misplays,
+    false calls and catches are left out: the moves are those the rules
+    accept without U16) and never a REPORT. PASS, DRAW, ACCEPT, READY, TIME
+    (the caller), SLAP; else the first listed move — the first legal card of
+    a seat that must play one (the drawn card under U9 MUST), the lowest card
+    to GIVE, COLOUR R; for a seat that owes nothing (`owes_move` False) a
+    jump-in, its own "UNO!" under UNTIL_CAUGHT, the catch of the offender. A
+    play or jump-in of the second-to-last card calls "UNO!". A seat with no
+    such move owes none: FAILED_PRECONDITION."""
+    encoded = _encoded_moves(state, seat, misplay=False)
+    moves = [game_pb2.Move.FromString(move) for move in encoded]
     for name in ("pass", "draw", "accept", "ready", "slap_time_up", "slap"):
         for move in moves:
             if move.uno.WhichOneof("action") == name:
                 return move
+    moves = [move for move in moves if move.uno.WhichOneof("action") != "report_silence"]
     if not moves:
         raise FailedPrecondition(
-            f"seat {seat} owes no move: it may only jump in, and holds no identical card"
+            f"seat {seat} owes no move and has none to be deemed: it may act only in a window, "
+            "with no identical card to jump in with, no catch due and no call of its own "
+            "(a report, a misplay, a false call or catch is never a default)"
         )
-    return moves[0]
+    move = moves[0]
+    action = move.uno.WhichOneof("action")
+    if action in ("play", "jump_in") and len(state.uno.hands[seat].cards) == 2:
+        called = game_pb2.Move()
+        called.CopyFrom(move)
+        getattr(called.uno, action).uno = True  # R8: the second-to-last card calls "UNO!"
+        if called.SerializeToString() in encoded:
+            return called
+    return move
+
+
+def owes_move(state: game_pb2.GameState, seat: int) -> bool:
+    """Whether `seat` owes a move now (D14): the seat to act, in any phase,
+    or a seat an overlay waits for (H6's GIVE, H16's READY, H8's caller and
+    the seats yet to slap). Every other acting seat acts only in a window (a
+    jump-in, a catch, its own "UNO!", a report) and owes nothing; its default
+    may not exist. The conformance suite's hook: a seat that owes a move
+    always has a default."""
+    if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
+        return False
+    if seat not in (state.acting_seats or acting_seats(state)):
+        return False
+    deal = state.uno
+    if deal.HasField("card_swap") or deal.HasField("ready_seat") or deal.HasField("slap"):
+        return True
+    return seat == state.current_seat
 
 
 def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
