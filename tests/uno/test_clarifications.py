@@ -234,3 +234,60 @@ def test_c_uno_10_h16_counts_the_penalty_owed_not_the_cards_an_empty_stock_gives
     s = table.ok(s, table.play(0, "W+4", "G"))
     assert len(s.uno.hands[1].cards) == before + 2 and not s.uno.stock
     assert table.acting(s) == [1] and table.legal(s, 1) == {"READY"}
+
+
+# -- C-UNO-8 with a side action during the challenge window (third audit) ----------------
+
+
+def _empty_stock(table, discard, hands, **kw):
+    s = table.build(discard=discard, hands=hands, stock="", **kw)
+    # everything not placed is in P3's hand: stock empty, discard as given
+    n = len(discard.split())
+    s.uno.hands[3].cards.extend(s.uno.discard[:-n])
+    del s.uno.discard[:-n]
+    return s
+
+
+def test_c_uno_8_a_catch_during_the_challenge_window_keeps_the_card_under(table):
+    s = _empty_stock(table, "R1 G1 R9", {0: "W+4 R2", 1: "B1 B2", 2: "Y1 Y2"})
+    s = table.ok(s, table.play(0, "W+4", "G"))  # second-to-last, no "UNO!"
+    assert table.turn(s) == (1, "RESPOND")
+    s = table.ok(s, "P2 CATCH 0")
+    assert table.hand(s, 0) == table.bag("R2 R1 G1")
+    assert table.discard(s) == ["R9", "W+4"]
+    s = table.ok(s, "P1 CHALLENGE")
+    assert table.rule_events("CHALLENGED")[0].uno.guilty
+    assert table.discard(s) == ["R9"] and table.colour(s) == "R"
+    assert table.hand(s, 0) == table.bag("W+4 R2 R1 G1")  # 4 due, none to be had
+    assert table.turn(s) == (1, "PLAY")
+
+
+def test_c_uno_8_a_report_during_the_challenge_window_keeps_the_card_under(table):
+    opts = {"silent_trigger": "BLACK"}
+    s = _empty_stock(table, "R1 G1 R9", {0: "W+4 R2 Y5", 1: "B1 B2", 2: "Y1 Y2"}, options=opts)
+    s = table.ok(s, table.play(0, "W+4", "G"), "P2 REPORT 1")
+    assert table.hand(s, 1) == table.bag("B1 B2 R1 G1")
+    assert table.discard(s) == ["R9", "W+4"]
+    s = table.ok(s, "P1 CHALLENGE")
+    assert table.discard(s) == ["R9"] and table.colour(s) == "R"
+
+
+def test_c_uno_8_a_misplay_during_the_challenge_window_keeps_the_card_under(table):
+    opts = {"misplay_penalty": True}
+    s = _empty_stock(table, "R1 G1 R9", {0: "W+4 R2 Y5", 1: "B1 B2", 2: "Y1 Y2"}, options=opts)
+    s = table.ok(s, table.play(0, "W+4", "G"), table.play(1, "B1"))  # B1 answers nothing
+    assert table.hand(s, 1) == table.bag("B1 B2 R1 G1")
+    assert table.discard(s) == ["R9", "W+4"] and table.turn(s) == (1, "RESPOND")
+    s = table.ok(s, "P1 CHALLENGE")
+    assert table.discard(s) == ["R9"] and table.colour(s) == "R"
+
+
+def test_c_uno_8_the_last_slapper_draws_while_the_wild_draw_four_may_be_challenged(table):
+    opts = {"uno_in_centre": True}
+    s = _empty_stock(table, "R1 G1 R9", {0: "W+4 R2", 1: "B1 B2", 2: "Y1 Y2"}, options=opts)
+    s = table.ok(s, table.play(0, "W+4", "G", uno=True), "P1 SLAP", "P3 SLAP", "P2 SLAP")
+    assert table.hand(s, 2) == table.bag("Y1 Y2 R1 G1")
+    assert table.discard(s) == ["R9", "W+4"] and table.turn(s) == (1, "RESPOND")
+    s = table.ok(s, "P1 CHALLENGE")
+    assert table.discard(s) == ["R9"] and table.colour(s) == "R"
+    assert table.hand(s, 0) == table.bag("W+4 R2")
