@@ -61,6 +61,13 @@ class Game(Protocol):
     # Optional, for the hot path: `encoded_legal_moves(state, seat) -> list[bytes]`,
     # the same moves serialized, in the same order (engine/move_codec.py).
 
+    # Optional: `owes_move(state, seat) -> bool`, whether an acting seat owes a
+    # move now (the seat to act, a seat an overlay waits for) rather than
+    # merely may make one (a UNO catch, jump-in or report). A seat that owes
+    # no move may list moves and still have no DefaultMove (FAILED_PRECONDITION);
+    # without the hook, every acting seat that lists a move has a default (the
+    # conformance suite holds a game to whichever applies).
+
     # Optional: `match_bound: Mapping[str, Value]`, options that a match
     # between programs (random playouts, tournaments, the bench, the
     # conformance suite) sets so that it ends, where the game's own default
