@@ -676,6 +676,33 @@ def near_misses(turn: Turn) -> Iterator[Key]:
             yield ("meld", trio, ())
 
 
+def respelled(turn: Turn, key: Key, rules: Rules) -> Key:
+    """K-S40-2: another spelling of a lay-off on a sequence — a natural with
+    no end, a joker with the identity of an end's card (that end or none) —
+    is the lay-off at the one end whose card it is (none or both: as written)."""
+    if key[0] != "lay":
+        return key
+    _, mid, value, end, identity = key
+    cards, joker_as = next((c, j) for m, c, j in turn.table if m == mid)
+    meld = valid(cards, joker_as, rules)
+    if meld is None or meld.kind != SEQUENCE:
+        return key
+    if is_joker(value):
+        wanted = identity
+    elif end or identity:
+        return key
+    else:
+        wanted = value
+    if not wanted:
+        return key
+    ends = [
+        side
+        for side, place in ((LOW, meld.low - 1), (HIGH, meld.high + 1))
+        if 1 <= place <= 14 and position_card(place, meld.suit) == wanted and end in (NO_END, side)
+    ]
+    return ("lay", mid, value, ends[0], 0) if len(ends) == 1 else key
+
+
 @dataclass
 class Tally:
     positions: int = 0
@@ -714,7 +741,7 @@ def compare_table(preset: str, seats: int, options: dict, seed: int, tally: Tall
                     f"jowed={turn.jokers_owed} first={turn.first_turn} "
                     f"engine-only={sorted(engine - mine)} model-only={sorted(mine - engine)}"
                 )
-            misses = [k for k in near_misses(turn) if k not in mine]
+            misses = [k for k in near_misses(turn) if respelled(turn, k, rules) not in mine]
             for key in rng.sample(misses, min(2, len(misses))):
                 copy = Session(session.state, trusted=True)
                 try:

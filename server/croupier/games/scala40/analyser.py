@@ -3,7 +3,8 @@ options (§1.6), with every broken rule named as a Scala 40 rejection.
 
 The game-independent rules of sets and sequences live in `engine/melds.py`;
 here are Scala 40's own readings of them: the positional convention for a
-set's joker (V23, R-S40-29) and the reason each fault is refused with.
+set's joker (V23, R-S40-29), the reason each fault is refused with, and the
+one meld cards written in another order make (K-S40-2; `spelling.py`).
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import NamedTuple
 
 from croupier.engine import caches
 from croupier.engine.cards import (
+    ACE,
     CLUBS,
     DIAMONDS,
     HEARTS,
@@ -24,7 +26,16 @@ from croupier.engine.cards import (
     is_joker,
 )
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import Meld, MeldError, MeldFault, MeldRules, analyse, set_order, spots
+from croupier.engine.melds import (
+    Meld,
+    MeldError,
+    MeldFault,
+    MeldRules,
+    analyse,
+    respelled_meld,
+    set_order,
+    spots,
+)
 from croupier.v1 import scala40_pb2 as pb
 
 Why = pb.Scala40RejectionReason
@@ -112,6 +123,64 @@ def analysed(cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules
     return analyse(cards, joker_as, rules)
 
 
+# -- another order of a meld's cards (K-S40-2; spelling.py reads moves with it) --
+
+MeldKey = tuple[tuple[int, ...], tuple[int, ...]]
+
+
+def respelled(
+    cards: tuple[int, ...], joker_as: tuple[int, ...], rules: MeldRules
+) -> MeldKey | None:
+    """The one meld these cards make in another order, each joker keeping
+    its identity (K-S40-2): a set in set order, a sequence low to high, an
+    ace where the other cards put it. None when they make no meld, or two
+    (the ace of a whole suit low or high, which of two different aces of 14
+    cards is low) unless the order written, read high to low, is one of them."""
+    if sum(1 for v in cards if is_joker(v)) != len(joker_as):
+        return None
+    jokers = iter(joker_as)
+    pairs = [(v, next(jokers) if is_joker(v) else v) for v in cards]
+    known = [i for _, i in pairs if i]
+    if not known:
+        return None
+    if len({RANK_OF[i] for i in known}) == 1:
+        return respelled_meld(cards, joker_as, rules)  # a set, in set order
+    return _straight(pairs, rules)
+
+
+def _straight(pairs: list[tuple[int, int]], rules: MeldRules) -> MeldKey | None:
+    """A straight sequence (no wrap) of these (card, identity) pairs: placed
+    by rank, an ace at position 1 or 14 as the other cards allow."""
+    identities = [i for _, i in pairs]
+    if 0 in identities or len({SUIT_OF[i] for i in identities}) != 1:
+        return None
+    aces = [p for p in pairs if RANK_OF[p[1]] == ACE]
+    others = sorted((p for p in pairs if RANK_OF[p[1]] != ACE), key=lambda p: RANK_OF[p[1]])
+    if len(aces) > 2 or len({RANK_OF[i] for _, i in others}) != len(others):
+        return None
+    if not aces:
+        placings = [others]
+    elif len(aces) == 1:
+        placings = [aces + others, others + aces]
+    else:
+        placings = [aces[:1] + others + aces[1:], aces[1:] + others + aces[:1]]
+    found: dict[MeldKey, list[tuple[int, int]]] = {}
+    for placed in placings:
+        key = (tuple(v for v, _ in placed), tuple(i for v, i in placed if is_joker(v)))
+        if key in found:
+            continue
+        try:
+            analyse(*key, rules)
+        except MeldError:
+            continue
+        found[key] = placed
+    if len(found) == 1:
+        return next(iter(found))
+    backwards = pairs[::-1]
+    chosen = [key for key, placed in found.items() if placed == backwards]
+    return chosen[0] if len(chosen) == 1 else None
+
+
 class TableMeld(NamedTuple):
     """A meld on the table: its stable id, the seat that laid it, the meld."""
 
@@ -127,10 +196,12 @@ class TableMelds:
     Only a table whose every meld is valid, with distinct ids from 1 and one
     identity per joker, is kept."""
 
-    __slots__ = ("melds", "owners", "top_id", "_fits")
+    __slots__ = ("melds", "owners", "top_id", "spelled", "_fits")
 
-    def __init__(self, melds: tuple[TableMeld, ...]) -> None:
-        self.melds = melds  # in table order
+    def __init__(self, melds: tuple[TableMeld, ...], spelled: bool = True) -> None:
+        self.melds = melds  # in table order, each meld in its one spelling (K-S40-2)
+        # Whether the state stores every meld in that spelling.
+        self.spelled = spelled
         self.owners = frozenset(owner for _, owner, _ in melds)
         self.top_id = max((meld_id for meld_id, _, _ in melds), default=0)
         self._fits: tuple[frozenset[int], bool] | None = None
@@ -171,13 +242,17 @@ def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyp
     """The analysed melds of a state's repeated Scala40Meld field, or
     TableFault for the first meld that is broken. Each meld is its own part
     of the cache key: joined bytes would merge an empty meld into its
-    neighbour and pass it as the table checked before."""
+    neighbour and pass it as the table checked before.
+
+    A meld stored in another order a move may write it in (K-S40-2) is read
+    in its one spelling; `canonical_table` writes that spelling into a state."""
     key = (rules, caches.digest([m.SerializeToString() for m in melds]))
     found = _TABLES.get(key)
     if found is not None:
         return found
     out = []
     ids: set[int] = set()
+    spelled = True
     for index, m in enumerate(melds):
         if m.id == 0 or m.id in ids:
             raise TableFault(index, "id", "ids are distinct, from 1 and below next_meld_id")
@@ -187,7 +262,27 @@ def table_melds(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyp
         if len(m.joker_as) != jokers:
             raise TableFault(index, "joker_as", f"needs one identity per joker ({jokers})")
         try:
-            out.append(TableMeld(m.id, m.owner, analysed(cards, tuple(m.joker_as), rules)))
+            meld = analysed(cards, tuple(m.joker_as), rules)
         except MeldError as error:
-            raise TableFault(index, "cards", f"not a valid meld: {error.message}") from None
-    return _TABLES.put(key, TableMelds(tuple(out)))
+            spelling = respelled(cards, tuple(m.joker_as), rules)
+            if spelling is None:
+                raise TableFault(index, "cards", f"not a valid meld: {error.message}") from None
+            meld = analysed(*spelling, rules)
+            spelled = False
+        out.append(TableMeld(m.id, m.owner, meld))
+    return _TABLES.put(key, TableMelds(tuple(out), spelled))
+
+
+def canonical_table(melds, rules: MeldRules) -> TableMelds:  # type: ignore[no-untyped-def]
+    """Write every meld of `melds` (a state's, in a message the caller may
+    change) in its one spelling, as `table_melds` reads it (K-S40-2): a state
+    may hold a meld in any order a move may write it in; every answer holds
+    its spelling. Returns `table_melds` of the melds as written now."""
+    table = table_melds(melds, rules)
+    if table.spelled:
+        return table
+    for stored, table_meld in zip(melds, table.melds, strict=True):
+        meld = table_meld.meld
+        stored.cards[:] = meld.cards
+        stored.joker_as[:] = meld.joker_as
+    return table_melds(melds, rules)

@@ -4,9 +4,10 @@ the conformance suite tries (legal or not)."""
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable, Sequence
 
 from croupier.engine.cards import LAST_SUITED, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE
+from croupier.engine.melds import SEQUENCE, spots
 from croupier.games.scala40 import legal
 from croupier.games.scala40.position import Position
 from croupier.games.scala40.rules import rules_for
@@ -70,7 +71,11 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     (a sequence) or rank (a set) laid at both ends or with every suit a joker
     may declare, and swapped for its jokers; the melds the hand can form,
     offered as the action it may not take now (a meld before opening, an
-    opening after) and as the one it may; one meld written high to low."""
+    opening after) and as the one it may; one meld written high to low;
+    other spellings of moves (K-S40-2): a natural laid on a sequence with
+    no end, a joker laid on it with the identity of each end, at that end,
+    the other or none; listed melds, openings and splits backwards and
+    turned by a card, a split's parts in reverse order."""
     deal = state.scala40
     in_play = state.match.phase == game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
     hand = sorted(set(deal.hands[seat].cards))
@@ -86,9 +91,17 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
         meld = m.meld
         if meld.kind == SEQUENCE:
             near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
+            ends = [spot.value for spot in spots(meld, pos.rules.melds)]
             for value in near:
                 for end in (pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
                     out.append(legal.lay_off(seat, m.id, value, end))
+                if not is_joker(value):
+                    out.append(legal.lay_off(seat, m.id, value))  # no end (K-S40-2)
+                    continue
+                # A joker with the identity it takes, at an end or none (K-S40-2).
+                for identity in ends:
+                    for side in (0, pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
+                        out.append(legal.lay_off(seat, m.id, value, side, identity))
         else:
             near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
             for value in near:
@@ -107,7 +120,59 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     if formable:
         cards, joker_as = formable[-1]
         out.append(legal.meld_move(seat, cards[::-1], joker_as[::-1]))
-    return _unique(out)
+    return _unique(out + _respellings(out))
+
+
+def _respellings(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
+    """Listed melds, openings and splits in other spellings (K-S40-2): each
+    meld backwards and turned by one card, a split's parts in reverse order."""
+    out = []
+    for move in moves[:40]:
+        m = move.scala40
+        action = m.WhichOneof("action")
+        if action == "meld":
+            specs = [m.meld.meld]
+        elif action == "open":
+            specs = list(m.open.melds)
+        elif action == "split":
+            specs = list(m.split.parts)
+        else:
+            continue
+        for order in (_backwards, _turned):
+            other = game_pb2.Move()
+            other.CopyFrom(move)
+            o = other.scala40
+            written = {"meld": [o.meld.meld], "open": o.open.melds, "split": o.split.parts}[action]
+            for spec, original in zip(written, specs, strict=True):
+                cards, joker_as = _respelled(original.cards, original.joker_as, order)
+                del spec.cards[:]
+                spec.cards.extend(cards)  # type: ignore[arg-type]
+                del spec.joker_as[:]
+                spec.joker_as.extend(joker_as)  # type: ignore[arg-type]
+            if action == "split" and order is _backwards:
+                parts = [(tuple(p.cards), tuple(p.joker_as)) for p in o.split.parts][::-1]
+                del o.split.parts[:]
+                for part_cards, part_as in parts:
+                    o.split.parts.add(cards=part_cards, joker_as=part_as)  # type: ignore[arg-type]
+            out.append(other)
+    return out
+
+
+def _backwards(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return items[::-1]
+
+
+def _turned(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    return items[1:] + items[:1]
+
+
+def _respelled(
+    cards: Sequence[int], joker_as: Sequence[int], order: Callable[..., list[tuple[int, int]]]
+) -> tuple[list[int], list[int]]:
+    """A meld's cards in another `order`, each joker keeping its identity."""
+    jokers = iter(joker_as)
+    pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
+    return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]
 
 
 def _unique(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:

@@ -16,6 +16,7 @@ from croupier.games.scala40 import (
     moves,
     notation,
     options,
+    spelling,
     validate,
     view,
 )
@@ -83,6 +84,9 @@ class Scala40:
     ) -> None:
         """AnalyseHand: the seat's best opening (analysis.py)."""
         out.scala40.CopyFrom(analysis.analyse_opening(state, seat))
+
+    def canonical_move(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
+        return spelling.canonical_move(state, move)
 
     def notation(self, move: game_pb2.Move) -> str:
         return notation.notation(move)

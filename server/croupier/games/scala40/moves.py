@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from croupier.engine.cards import card_text
 from croupier.engine.errors import IllegalMove
 from croupier.games.scala40 import completion, discards
-from croupier.games.scala40.analyser import read_meld
+from croupier.games.scala40.analyser import canonical_table, read_meld
 from croupier.games.scala40.position import Position
 from croupier.games.scala40.scoring import score_deal, void_deal
 from croupier.games.scala40.table import DRAW, PLAY, Table
@@ -26,8 +26,11 @@ _DRAWS = ("draw_stock", "take_discard")
 
 
 def apply(state: game_pb2.GameState, move: game_pb2.Move) -> Sequence[game_pb2.Event]:
-    """Play `move` of the seat to act on `state` in place, or raise IllegalMove."""
+    """Play `move` of the seat to act on `state` in place, or raise IllegalMove.
+    A table meld stored in another order is first written in its one
+    spelling (K-S40-2): the answer holds every meld as ListLegalMoves reads it."""
     table = Table(state)
+    canonical_table(state.scala40.melds, table.rules.melds)
     m = move.scala40
     action = m.WhichOneof("action") or ""
     if table.deal.phase == DRAW:

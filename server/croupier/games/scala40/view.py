@@ -7,7 +7,7 @@ from collections import Counter
 
 from croupier.engine.cards import card_text
 from croupier.engine.melds import meld_text
-from croupier.games.scala40.analyser import analysed
+from croupier.games.scala40.analyser import table_melds
 from croupier.games.scala40.rules import rules_for
 from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
@@ -22,10 +22,14 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     v.hand_sizes.extend(len(h.cards) for h in deal.hands)
     v.stock_size = len(deal.stock)
     v.discard.extend(deal.discard)
-    for meld in deal.melds:
-        value = analysed(tuple(meld.cards), tuple(meld.joker_as), rules.melds).value
+    for table_meld in table_melds(deal.melds, rules.melds).melds:  # K-S40-2: as the rules read them
+        meld = table_meld.meld
         v.melds.add(
-            id=meld.id, owner=meld.owner, cards=meld.cards, joker_as=meld.joker_as, value=value
+            id=table_meld.id,
+            owner=table_meld.owner,
+            cards=meld.cards,
+            joker_as=meld.joker_as,
+            value=meld.value,
         )
     v.opened.extend(deal.opened)
     v.turns_started.extend(deal.turns_started)
