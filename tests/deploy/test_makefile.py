@@ -23,6 +23,8 @@ from pathlib import Path
 
 import pytest
 
+from ports import free_ports as _free_ports
+
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.skipif(shutil.which("make") is None, reason="no make")
 
@@ -121,17 +123,6 @@ def test_make_run_takes_the_metrics_port_from_the_make_line_or_the_environment()
     assert "--metrics-port 9096 " in _make_run_line("METRICS_PORT=9096")
     assert "--metrics-port 9097 " in _make_run_line(CROUPIER_METRICS_PORT="9097")
     assert "--metrics-port 9096 " in _make_run_line("METRICS_PORT=9096", CROUPIER_METRICS_PORT="1")
-
-
-def _free_ports(count: int) -> list[int]:
-    probes = [socket.socket() for _ in range(count)]
-    try:
-        for probe in probes:
-            probe.bind(("127.0.0.1", 0))
-        return [probe.getsockname()[1] for probe in probes]
-    finally:
-        for probe in probes:
-            probe.close()
 
 
 def _listening(process: subprocess.Popen[str], timeout: float = 30.0) -> dict[str, object]:

@@ -6,7 +6,6 @@ SERVING, and stopped with SIGTERM at the end of the session.
 
 from __future__ import annotations
 
-import socket
 import subprocess
 import sys
 import time
@@ -21,18 +20,13 @@ from croupier.engine import registry
 from croupier.v1 import game_pb2
 from croupier_client.client import CroupierClient
 from croupier_client.demo import play_match
+from ports import free_port as _free_port
 
 READY_WITHIN = 15.0  # seconds for a server process to report SERVING
 START_ATTEMPTS = 3  # a free port may be taken between finding and binding it
 
 # What play_match returns: the final state and the transcript.
 Match = tuple[game_pb2.GameState, list[str]]
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _wait_until_serving(process: subprocess.Popen[bytes], target: str, log: Path) -> bool:

@@ -15,7 +15,9 @@ import grpc
 import pytest
 from grpc_health.v1 import health_pb2, health_pb2_grpc
 
+import ports
 from croupier import cli
+from ports import free_ports as _free_ports
 
 # Reconnect quickly so that waiting for the server's start costs little.
 FAST_RECONNECT = [
@@ -58,10 +60,7 @@ def test_serve_refuses_unknown_flags(capsys: pytest.CaptureFixture[str]) -> None
 
 @pytest.fixture
 def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-    return port
+    return ports.free_port()
 
 
 def _start_serve(port: int) -> subprocess.Popen[str]:
@@ -128,18 +127,6 @@ def test_serve_on_a_busy_port_exits_nonzero_with_a_log_line(free_port: int) -> N
                 process.communicate()
     assert process.returncode == 1, stderr
     assert [line["event"] for line in _log_lines(stderr)] == ["listen_failed"]
-
-
-def _free_ports(count: int) -> list[int]:
-    """`count` distinct ports free now (each probed, then released)."""
-    probes = [socket.socket() for _ in range(count)]
-    try:
-        for probe in probes:
-            probe.bind(("127.0.0.1", 0))
-        return [probe.getsockname()[1] for probe in probes]
-    finally:
-        for probe in probes:
-            probe.close()
 
 
 @pytest.mark.parametrize("listener", ["grpc", "web", "metrics"])

@@ -29,7 +29,6 @@ import os
 import re
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import time
@@ -39,6 +38,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from ports import free_port as _free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 WEB = ROOT / "clients" / "web"
@@ -72,12 +73,6 @@ START_ATTEMPTS = 3  # a free port may be taken between finding and binding it
 E2E_TIMEOUT = 200  # seconds; the script takes about 25 on a 2-core machine (it gives up at 150)
 BUILD_TIMEOUT = 120
 GAMES = {"hundred_and_one", "uno", "scala40", "most", "sto", "one_hundred", "chips_101"}
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 def _list_games(base: str) -> list[str] | None:
