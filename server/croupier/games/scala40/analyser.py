@@ -24,6 +24,7 @@ from croupier.engine.cards import (
     SUIT_OF,
     card,
     is_joker,
+    is_suited,
 )
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import (
@@ -138,6 +139,8 @@ def respelled(
     cards is low) unless the order written, read high to low, is one of them."""
     if sum(1 for v in cards if is_joker(v)) != len(joker_as):
         return None
+    if any(i and not is_suited(i) for i in joker_as):
+        return None  # a card past the deck: no meld in any order (the fuzzers' F-cases)
     jokers = iter(joker_as)
     pairs = [(v, next(jokers) if is_joker(v) else v) for v in cards]
     known = [i for _, i in pairs if i]
