@@ -355,7 +355,8 @@ const (
 	MostRejectionReason_MOST_REJECTION_REASON_JOKER_MUST_BE_DECLARED MostRejectionReason = 17
 	// The joker's declared identity does not fit its place (R-M-12).
 	MostRejectionReason_MOST_REJECTION_REASON_JOKER_IDENTITY_DOES_NOT_FIT MostRejectionReason = 18
-	// A meld is written in its one table order (K-M-1).
+	// A meld is written in its one table order (K-M-1). No longer given: a
+	// meld in another order is read in its one spelling (rules 3).
 	MostRejectionReason_MOST_REJECTION_REASON_MELD_NOT_IN_ORDER MostRejectionReason = 19
 	// The card does not extend the meld (R-M-31).
 	MostRejectionReason_MOST_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT MostRejectionReason = 20
@@ -1339,7 +1340,9 @@ func (x *MostMove_TakeBridge) GetCard() FrenchCard {
 }
 
 // Lay a new meld from the hand (R-M-30): its cards in table order and the
-// identity of each joker, one per joker in order.
+// identity of each joker, one per joker in order. Cards written in another
+// order that make one meld are read as it (K-M-1), each joker keeping the
+// identity given with it.
 type MostMove_Meld struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Cards         []FrenchCard           `protobuf:"varint,1,rep,packed,name=cards,proto3,enum=croupier.v1.FrenchCard" json:"cards,omitempty"`
@@ -1397,10 +1400,12 @@ type MostMove_LayOff struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	MeldId uint32                 `protobuf:"varint,1,opt,name=meld_id,json=meldId,proto3" json:"meld_id,omitempty"`
 	Card   FrenchCard             `protobuf:"varint,2,opt,name=card,proto3,enum=croupier.v1.FrenchCard" json:"card,omitempty"`
-	// On a sequence: the end (required). On a set: unset.
+	// On a sequence: the end (required; a card that fits one end only may
+	// leave it unset, K-M-1). On a set: unset.
 	End MostEnd `protobuf:"varint,3,opt,name=end,proto3,enum=croupier.v1.MostEnd" json:"end,omitempty"`
 	// A joker laid on a set: the card it stands for (required). Otherwise
-	// unset (on a sequence the end says what a joker stands for).
+	// unset (on a sequence the end says what a joker stands for; a joker
+	// declaring the card of one end is read as laid at that end, K-M-1).
 	JokerAs       FrenchCard `protobuf:"varint,4,opt,name=joker_as,json=jokerAs,proto3,enum=croupier.v1.FrenchCard" json:"joker_as,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

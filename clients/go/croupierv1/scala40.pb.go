@@ -543,7 +543,8 @@ const (
 	Scala40RejectionReason_SCALA40_REJECTION_REASON_JOKER_MUST_BE_DECLARED Scala40RejectionReason = 21
 	// The joker's declared identity does not fit its place (R-S40-28).
 	Scala40RejectionReason_SCALA40_REJECTION_REASON_JOKER_IDENTITY_DOES_NOT_FIT Scala40RejectionReason = 22
-	// A set is written naturals by suit then jokers (RULES.md, one spelling).
+	// A set is written naturals by suit then jokers (K-S40-2). No longer
+	// given: a set in another order is read in its one spelling (rules 5).
 	Scala40RejectionReason_SCALA40_REJECTION_REASON_SET_NOT_IN_ORDER Scala40RejectionReason = 23
 	// The card does not extend the meld (§1.8); a joker's own card is a swap.
 	Scala40RejectionReason_SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT Scala40RejectionReason = 24
@@ -999,7 +1000,10 @@ func (x *Scala40Hand) GetCards() []FrenchCard {
 
 // A meld as written in a move: its cards in table order (a set naturals by
 // suit ♣ ♦ ♥ ♠ then jokers by identity; a sequence low to high) and the
-// identity each joker stands for, one entry per joker in order.
+// identity each joker stands for, one entry per joker in order. That is the
+// one spelling ListLegalMoves lists and the table keeps; cards written in
+// another order that make one meld are read as it (K-S40-2), each joker
+// keeping the identity given with it.
 // `joker_as` entries are always set (the card the joker stands for), except:
 // a set's lone joker may be left unset (0) when `declare_ambiguous_joker` is
 // off (V17), or, with `set_joker_positional_convention` (V23), when its suit
@@ -2089,10 +2093,12 @@ type Scala40Move_LayOff struct {
 	state  protoimpl.MessageState `protogen:"open.v1"`
 	MeldId uint32                 `protobuf:"varint,1,opt,name=meld_id,json=meldId,proto3" json:"meld_id,omitempty"`
 	Card   FrenchCard             `protobuf:"varint,2,opt,name=card,proto3,enum=croupier.v1.FrenchCard" json:"card,omitempty"`
-	// On a sequence: the end (required). On a set: unset.
+	// On a sequence: the end (required; a card that fits one end only may
+	// leave it unset, K-S40-2). On a set: unset.
 	End Scala40End `protobuf:"varint,3,opt,name=end,proto3,enum=croupier.v1.Scala40End" json:"end,omitempty"`
 	// A joker laid on a set: the card it stands for (required). Otherwise
-	// unset (on a sequence the end says what a joker stands for).
+	// unset (on a sequence the end says what a joker stands for; a joker
+	// declaring the card of one end is read as laid at that end, K-S40-2).
 	JokerAs       FrenchCard `protobuf:"varint,4,opt,name=joker_as,json=jokerAs,proto3,enum=croupier.v1.FrenchCard" json:"joker_as,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -381,7 +381,9 @@ export const MostMove_TakeBridgeSchema: GenMessage<MostMove_TakeBridge> = /*@__P
 
 /**
  * Lay a new meld from the hand (R-M-30): its cards in table order and the
- * identity of each joker, one per joker in order.
+ * identity of each joker, one per joker in order. Cards written in another
+ * order that make one meld are read as it (K-M-1), each joker keeping the
+ * identity given with it.
  *
  * @generated from message croupier.v1.MostMove.Meld
  */
@@ -421,7 +423,8 @@ export type MostMove_LayOff = Message<"croupier.v1.MostMove.LayOff"> & {
   card: FrenchCard;
 
   /**
-   * On a sequence: the end (required). On a set: unset.
+   * On a sequence: the end (required; a card that fits one end only may
+   * leave it unset, K-M-1). On a set: unset.
    *
    * @generated from field: croupier.v1.MostEnd end = 3;
    */
@@ -429,7 +432,8 @@ export type MostMove_LayOff = Message<"croupier.v1.MostMove.LayOff"> & {
 
   /**
    * A joker laid on a set: the card it stands for (required). Otherwise
-   * unset (on a sequence the end says what a joker stands for).
+   * unset (on a sequence the end says what a joker stands for; a joker
+   * declaring the card of one end is read as laid at that end, K-M-1).
    *
    * @generated from field: croupier.v1.FrenchCard joker_as = 4;
    */
@@ -961,7 +965,8 @@ export enum MostRejectionReason {
   JOKER_IDENTITY_DOES_NOT_FIT = 18,
 
   /**
-   * A meld is written in its one table order (K-M-1).
+   * A meld is written in its one table order (K-M-1). No longer given: a
+   * meld in another order is read in its one spelling (rules 3).
    *
    * @generated from enum value: MOST_REJECTION_REASON_MELD_NOT_IN_ORDER = 19;
    */

@@ -240,7 +240,10 @@ export const Scala40HandSchema: GenMessage<Scala40Hand> = /*@__PURE__*/
 /**
  * A meld as written in a move: its cards in table order (a set naturals by
  * suit ♣ ♦ ♥ ♠ then jokers by identity; a sequence low to high) and the
- * identity each joker stands for, one entry per joker in order.
+ * identity each joker stands for, one entry per joker in order. That is the
+ * one spelling ListLegalMoves lists and the table keeps; cards written in
+ * another order that make one meld are read as it (K-S40-2), each joker
+ * keeping the identity given with it.
  * `joker_as` entries are always set (the card the joker stands for), except:
  * a set's lone joker may be left unset (0) when `declare_ambiguous_joker` is
  * off (V17), or, with `set_joker_positional_convention` (V23), when its suit
@@ -613,7 +616,8 @@ export type Scala40Move_LayOff = Message<"croupier.v1.Scala40Move.LayOff"> & {
   card: FrenchCard;
 
   /**
-   * On a sequence: the end (required). On a set: unset.
+   * On a sequence: the end (required; a card that fits one end only may
+   * leave it unset, K-S40-2). On a set: unset.
    *
    * @generated from field: croupier.v1.Scala40End end = 3;
    */
@@ -621,7 +625,8 @@ export type Scala40Move_LayOff = Message<"croupier.v1.Scala40Move.LayOff"> & {
 
   /**
    * A joker laid on a set: the card it stands for (required). Otherwise
-   * unset (on a sequence the end says what a joker stands for).
+   * unset (on a sequence the end says what a joker stands for; a joker
+   * declaring the card of one end is read as laid at that end, K-S40-2).
    *
    * @generated from field: croupier.v1.FrenchCard joker_as = 4;
    */
@@ -1456,7 +1461,8 @@ export enum Scala40RejectionReason {
   JOKER_IDENTITY_DOES_NOT_FIT = 22,
 
   /**
-   * A set is written naturals by suit then jokers (RULES.md, one spelling).
+   * A set is written naturals by suit then jokers (K-S40-2). No longer
+   * given: a set in another order is read in its one spelling (rules 5).
    *
    * @generated from enum value: SCALA40_REJECTION_REASON_SET_NOT_IN_ORDER = 23;
    */
