@@ -12,6 +12,7 @@ engine's own gates cite "engine" (game.proto, `Rejection.rule`).
 from __future__ import annotations
 
 import re
+from functools import cache
 
 from croupier import rules_text
 from croupier.engine import registry
@@ -52,15 +53,23 @@ def mentions(text: str, name: str) -> bool:
 def unresolved(game: str, rejection: game_pb2.Rejection) -> str | None:
     """Why the rule `rejection` of `game` cites points nowhere, or not where
     RULES.md's table of rejections says; None when it is right."""
-    rule = rejection.rule
+    number = getattr(rejection, game) if rejection.reason == GAME_RULE else 0
+    return _unresolved(game, rejection.rule, number)
+
+
+GAME_RULE = game_pb2.REJECTION_REASON_GAME_RULE
+
+
+@cache  # a search of a whole RULES.md costs ~0.1 ms; the suite asks thousands of times
+def _unresolved(game: str, rule: str, number: int) -> str | None:
+    """`unresolved` for a rule and a game reason's number (0: a shared reason)."""
     if rule == ENGINE:
         return None
     if not mentions(RULES_MD[game], rule):
         return f"cites rule {rule!r}, which {game}'s RULES.md does not name"
-    if rejection.reason != game_pb2.REJECTION_REASON_GAME_RULE:
+    if not number:
         return None
     field = game_pb2.Rejection.DESCRIPTOR.fields_by_name[game]
-    number = getattr(rejection, game)
     reason = field.enum_type.values_by_number[number].name.partition("REJECTION_REASON_")[2]
     row = REASON_ROWS[game].get(reason)
     if row is None:
