@@ -1,0 +1,124 @@
+"""engine/melds.py: another spelling of the same meld or lay-off (the rummy
+games' `canonical_move`, K-M-1 and K-S40-2): `respelled_meld` writes a meld
+given in any order as `analyse` reads it, each joker keeping its identity;
+`fitting_ends` and `respelled_lay_off` give a lay-off on a sequence its one
+spelling. Never a guess between two different melds or lay-offs: None."""
+
+from __future__ import annotations
+
+import pytest
+
+from croupier.engine.cards import parse_card
+from croupier.engine.melds import (
+    HIGH,
+    LOW,
+    UNLIMITED,
+    MeldRules,
+    analyse,
+    fitting_ends,
+    respelled_lay_off,
+    respelled_meld,
+)
+
+STRAIGHT = MeldRules()
+# «Мост»'s sequences turn the corner (K-A-2), with any number of jokers.
+WRAP = MeldRules(max_jokers=UNLIMITED, max_sequence_length=13, wrap=True)
+
+
+def spec(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """ "8C RJ=9C 10C" as (cards, joker_as)."""
+    cards, joker_as = [], []
+    for word in text.split():
+        name, _, identity = word.partition("=")
+        cards.append(parse_card(name))
+        if name in ("RJ", "BJ"):
+            joker_as.append(parse_card(identity) if identity else 0)
+    return tuple(cards), tuple(joker_as)
+
+
+@pytest.mark.parametrize(
+    ("written", "canonical", "rules"),
+    [
+        ("JS JC JD", "JC JD JS", STRAIGHT),  # T-M-03 as the spec writes it
+        ("JS JC RJ=JD", "JC JS RJ=JD", STRAIGHT),  # T-M-14
+        ("5S RJ=5H BJ=5D", "5S BJ=5D RJ=5H", WRAP),  # T-M-17: each joker keeps its card
+        ("9H 8H 7H", "7H 8H 9H", WRAP),  # backwards
+        ("2H AH KH", "KH AH 2H", WRAP),  # round the corner, from its first card
+        ("AH RJ=3H 2H", "AH 2H RJ=3H", WRAP),
+        (
+            "KH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH",
+            "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
+            WRAP,
+        ),
+    ],
+)
+def test_a_meld_in_another_order_is_written_as_analyse_reads_it(written, canonical, rules):
+    found = respelled_meld(*spec(written), rules)
+    assert found == spec(canonical)
+    analyse(*found, rules)  # the answer is a meld
+
+
+def test_a_canonical_meld_is_answered_as_it_is():
+    assert respelled_meld(*spec("7H 8H 9H"), STRAIGHT) == spec("7H 8H 9H")
+    assert respelled_meld(*spec("JC JD JS"), STRAIGHT) == spec("JC JD JS")
+
+
+@pytest.mark.parametrize(
+    ("written", "rules"),
+    [
+        ("9H 8H 7H", STRAIGHT),  # a straight sequence is its caller's to order (the ace)
+        ("7H 9H 10H", WRAP),  # no arc of the circle
+        ("7H 7H 8H", WRAP),  # a rank twice
+        ("7H 8S 9H", WRAP),  # two suits
+        ("RJ BJ", WRAP),  # no natural, no identity
+        ("RJ=7H 8H", WRAP),  # too short
+        ("7H 8H RJ", WRAP),  # a joker without its identity: no order to find
+        ("7C 7D 7C", STRAIGHT),  # a set with a suit twice
+    ],
+)
+def test_no_order_of_these_cards_is_a_meld(written, rules):
+    assert respelled_meld(*spec(written), rules) is None
+
+
+def test_more_identities_than_jokers_is_no_meld():
+    cards, _ = spec("7H 8H 9H")
+    assert respelled_meld(cards, (parse_card("6H"),), WRAP) is None
+
+
+def _meld(text: str, rules: MeldRules = STRAIGHT):
+    return analyse(*spec(text), rules)
+
+
+def test_the_ends_a_card_fits():
+    run = _meld("5H 6H 7H")
+    assert fitting_ends(run, parse_card("4H"), 0, STRAIGHT) == [LOW]
+    assert fitting_ends(run, parse_card("8H"), 0, STRAIGHT) == [HIGH]
+    assert fitting_ends(run, parse_card("9H"), 0, STRAIGHT) == []
+    joker = parse_card("RJ")
+    assert sorted(fitting_ends(run, joker, 0, STRAIGHT)) == sorted([LOW, HIGH])
+    assert fitting_ends(run, joker, parse_card("8H"), STRAIGHT) == [HIGH]
+    assert fitting_ends(_meld("5D 5H 5S"), parse_card("5C"), 0, STRAIGHT) == []  # a set
+
+
+def test_a_lay_off_on_a_sequence_gets_its_one_spelling():
+    run = _meld("5H 6H 7H")
+    joker = parse_card("RJ")
+    # A natural with no end goes to the one end whose card it is.
+    assert respelled_lay_off(run, parse_card("8H"), 0, 0, STRAIGHT) == (HIGH, 0)
+    # A joker declaring one end's card, with that end or none: that end, no identity.
+    assert respelled_lay_off(run, joker, 0, parse_card("4H"), STRAIGHT) == (LOW, 0)
+    assert respelled_lay_off(run, joker, LOW, parse_card("4H"), STRAIGHT) == (LOW, 0)
+    # Already canonical, a wrong end, a card that fits nowhere, a set: nothing to respell.
+    assert respelled_lay_off(run, parse_card("8H"), HIGH, 0, STRAIGHT) is None
+    assert respelled_lay_off(run, joker, HIGH, parse_card("4H"), STRAIGHT) is None
+    assert respelled_lay_off(run, joker, LOW, 0, STRAIGHT) is None
+    assert respelled_lay_off(run, parse_card("9H"), 0, 0, STRAIGHT) is None
+    assert respelled_lay_off(_meld("5D 5H 5S"), parse_card("5C"), 0, 0, STRAIGHT) is None
+
+
+def test_a_card_that_fits_both_ends_is_not_guessed():
+    # Twelve hearts round the corner, the ace missing: it fits both ends.
+    hearts = "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH"
+    run = _meld(hearts, WRAP)
+    assert sorted(fitting_ends(run, parse_card("AH"), 0, WRAP)) == sorted([LOW, HIGH])
+    assert respelled_lay_off(run, parse_card("AH"), 0, 0, WRAP) is None
