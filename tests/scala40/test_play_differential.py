@@ -679,13 +679,22 @@ def near_misses(turn: Turn) -> Iterator[Key]:
 def respelled(turn: Turn, key: Key, rules: Rules) -> Key:
     """K-S40-2: another spelling of a lay-off on a sequence — a natural with
     no end, a joker with the identity of an end's card (that end or none) —
-    is the lay-off at the one end whose card it is (none or both: as written)."""
+    is the lay-off at the one end whose card it is (none or both: as written).
+    R-S40-28: a joker laid undeclared, with no end, on a set of three with
+    one suit missing declares that suit (a set of four's joker is forced)."""
     if key[0] != "lay":
         return key
     _, mid, value, end, identity = key
     cards, joker_as = next((c, j) for m, c, j in turn.table if m == mid)
     meld = valid(cards, joker_as, rules)
-    if meld is None or meld.kind != SEQUENCE:
+    if meld is None:
+        return key
+    if meld.kind != SEQUENCE:
+        suits = {SUIT_OF[i] for i in meld.identities if i}
+        missing = [s for s in SUITS if s not in suits]
+        forced = len(cards) == 3 and 0 not in meld.identities and len(missing) == 1
+        if is_joker(value) and not identity and end == NO_END and forced:
+            return ("lay", mid, value, NO_END, card(meld.low, missing[0]))
         return key
     if is_joker(value):
         wanted = identity

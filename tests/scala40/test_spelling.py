@@ -248,7 +248,34 @@ def test_k_s40_2_a_lay_off_on_a_set_is_written_as_before(table):
     _accepted_as(table, s, table.lay(s, 0, "5♦", 2), "LAY 5D ON 2")
     _accepted_as(table, s, table.lay(s, 0, "JK", 2, joker_as="5♦"), "LAY RJ=5D ON 2")
     assert table.reason(s, table.lay(s, 0, "5♦", 2, "low")) == "LAY_OFF_DOES_NOT_FIT"
-    assert table.reason(s, table.lay(s, 0, "JK", 2)) == "LAY_OFF_DOES_NOT_FIT"
+
+
+# -- R-S40-28: an identity the place forces -------------------------------------------------------
+
+
+@pytest.mark.parametrize("written", ["[JK 7♥ 8♥]", "[8♥ 7♥ JK]"])
+def test_r_s40_28_a_sequence_joker_left_undeclared_is_the_card_of_its_place(table, written):
+    """R-S40-28: "In a sequence the identity follows from the position
+    ([JK 7♥ 8♥] → JK = 6♥, not 9♥)"; written high to low, the same place."""
+    s = table.build(hands={0: "JK 7♥ 8♥ 2♦ K♣"}, melds=[MINE])
+    s = _accepted_as(table, s, table.meld(s, 0, written, raw=True), "MELD [RJ=6H 7H 8H]")
+    assert table.melds(s)[-1] == "[JK→6♥ 7♥ 8♥]"
+
+
+def test_r_s40_28_a_four_card_set_takes_the_one_suit_missing(table):
+    """R-S40-28: "In a 4-card set the identity is forced"."""
+    s = table.build(hands={0: "7♣ 7♦ 7♠ JK K♠ 2♥"}, melds=[MINE])
+    _accepted_as(table, s, table.meld(s, 0, "[7♣ 7♦ 7♠ JK]", raw=True), "MELD [7C 7D 7S RJ=7H]")
+    # ... and a joker laid undeclared on a set of three makes one.
+    s = table.build(hands={0: "JK 5♦ K♣"}, melds=[MINE, "[5♣ 5♥ 5♠]"])
+    _accepted_as(table, s, table.lay(s, 0, "JK", 2), "LAY RJ=5D ON 2")
+
+
+def test_r_s40_28_a_three_card_sets_joker_is_still_declared(table):
+    """In 7♣-7♠-JK the joker "could replace 7♥ or 7♦, it must be declared"
+    (V17 on, the default): nothing is forced, nothing is guessed."""
+    s = table.build(hands={0: "7♣ 7♠ JK K♠ 2♥"}, melds=[MINE])
+    assert table.reason(s, table.meld(s, 0, "[7♣ 7♠ JK]", raw=True)) == "JOKER_MUST_BE_DECLARED"
 
 
 # -- V14 splits ---------------------------------------------------------------------------------

@@ -23,6 +23,11 @@ before any rule runs):
   none): that end, and no identity (the end gives it). A lay-off on a set
   has one spelling already (a joker keeps the card it declares).
 
+- a joker left undeclared (`joker_as` 0) where its place forces its
+  identity (R-S40-28): a sequence's, by its position as written; a set of
+  four's, and one laid off on a set of three with one suit missing: that
+  suit (`forced_identities`).
+
 Not respelled: a three-card set with an undeclared joker under V23
 (`set_joker_positional_convention`), whose written order is the input
 (R-S40-29) and is read by `analyser.read_meld`; `SwapJoker`, `Discard` and
@@ -38,7 +43,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from croupier.engine.melds import MeldError, MeldRules, respelled_lay_off
+from croupier.engine.cards import ACE, RANK_OF, SUIT_OF, SUITS, card, is_joker, is_suited
+from croupier.engine.melds import SET, MeldError, MeldRules, position_card, respelled_lay_off
 from croupier.games.scala40.analyser import TableFault, analysed, respelled, table_melds
 from croupier.games.scala40.rules import rules_for
 from croupier.v1 import game_pb2
@@ -57,8 +63,69 @@ def canonical_meld(
     try:
         analysed(*key, rules)
     except MeldError:
+        forced = forced_identities(*key)
+        if forced is not None and forced != key:
+            return canonical_meld(*forced, rules)
         return respelled(*key, rules)
     return key
+
+
+def forced_identities(cards: tuple[int, ...], joker_as: tuple[int, ...]) -> MeldKey | None:
+    """The meld with each undeclared joker (0) given the identity its place
+    forces (R-S40-28): in a sequence, the card of its position as written
+    (`[JK 7♥ 8♥]`: 6♥), low to high or high to low as the naturals run; in a
+    set of four, the one missing suit. None when no identity is forced (a
+    three-card set's joker is the player's choice: V17), or the naturals make
+    neither a run nor a set."""
+    if 0 not in joker_as or sum(1 for v in cards if is_joker(v)) != len(joker_as):
+        return None
+    naturals = [(i, v) for i, v in enumerate(cards) if not is_joker(v)]
+    if not naturals or not all(is_suited(v) for _, v in naturals):
+        return None
+    jokers = [i for i, v in enumerate(cards) if is_joker(v)]
+    ranks = {RANK_OF[v] for _, v in naturals}
+    suits = {SUIT_OF[v] for _, v in naturals}
+    if len(ranks) == 1:
+        (rank,) = ranks
+        declared = {SUIT_OF[i] for i in joker_as if i}
+        missing = [s for s in SUITS if s not in suits | declared]
+        if len(cards) != 4 or list(joker_as).count(0) != 1 or len(missing) != 1:
+            return None
+        return cards, tuple(i or card(rank, missing[0]) for i in joker_as)
+    if len(suits) != 1 or len(ranks) != len(naturals):
+        return None
+    (suit,) = suits
+    for step in (1, -1):  # written low to high, or high to low
+        places = _places(naturals, step, len(cards))
+        if places is not None:
+            filled = [
+                declared or position_card(places[index], suit)
+                for index, declared in zip(jokers, joker_as, strict=True)
+            ]
+            return cards, tuple(filled)
+    return None
+
+
+def _places(naturals: list[tuple[int, int]], step: int, length: int) -> list[int] | None:
+    """The sequence position (1..14; 1 and 14 the ace) of every written place,
+    when the naturals stand where a run of that direction puts them."""
+    anchor = next(((i, v) for i, v in naturals if RANK_OF[v] != ACE), None)
+    if anchor is not None:
+        index, value = anchor
+        place = RANK_OF[value]
+    else:  # an ace alone among jokers: at an end of the run, low or high as it runs
+        index, _ = naturals[0]
+        if index not in (0, length - 1):
+            return None
+        place = 1 if (index == 0) == (step == 1) else 14
+    places = [place + step * (k - index) for k in range(length)]
+    if not all(1 <= p <= 14 for p in places):
+        return None
+    for index, value in naturals:
+        rank = RANK_OF[value]
+        if not (places[index] == rank or (rank == ACE and places[index] in (1, 14))):
+            return None
+    return places
 
 
 def canonical_move(state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
@@ -160,7 +227,20 @@ def _lay_off(state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
     table_meld = next((t for t in table.melds if t.id == lay.meld_id), None)
     if table_meld is None:
         return move
-    found = respelled_lay_off(table_meld.meld, lay.card, lay.end, lay.joker_as, rules.melds)
+    meld = table_meld.meld
+    if meld.kind == SET:
+        # A joker laid undeclared on a set of three makes a set of four: its
+        # identity is forced, the one suit missing (R-S40-28).
+        missing = [s for s in SUITS if s not in {SUIT_OF[i] for i in meld.identities if i}]
+        if not (is_joker(lay.card) and not lay.joker_as and len(meld.cards) == 3):
+            return move
+        if len(missing) != 1 or 0 in meld.identities:
+            return move
+        out = game_pb2.Move()
+        out.CopyFrom(move)
+        out.scala40.lay_off.joker_as = card(meld.low, missing[0])  # type: ignore[assignment]
+        return out
+    found = respelled_lay_off(meld, lay.card, lay.end, lay.joker_as, rules.melds)
     if found is None:
         return move
     out = game_pb2.Move()
