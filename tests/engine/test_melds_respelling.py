@@ -15,9 +15,12 @@ from croupier.engine.melds import (
     UNLIMITED,
     MeldRules,
     analyse,
+    backwards,
     fitting_ends,
     respelled_lay_off,
     respelled_meld,
+    turned,
+    written_in,
 )
 
 STRAIGHT = MeldRules()
@@ -122,3 +125,12 @@ def test_a_card_that_fits_both_ends_is_not_guessed():
     run = _meld(hearts, WRAP)
     assert sorted(fitting_ends(run, parse_card("AH"), 0, WRAP)) == sorted([LOW, HIGH])
     assert respelled_lay_off(run, parse_card("AH"), 0, 0, WRAP) is None
+
+
+def test_the_other_spellings_candidates_try_keep_each_joker_with_its_card():
+    cards, joker_as = spec("5S RJ=5H BJ=5D")
+    assert written_in(backwards, cards, joker_as) == tuple(map(list, spec("BJ=5D RJ=5H 5S")))
+    assert written_in(turned, cards, joker_as) == tuple(map(list, spec("RJ=5H BJ=5D 5S")))
+    # Both read back as the one meld they are.
+    for order in (backwards, turned):
+        assert respelled_meld(*written_in(order, cards, joker_as), WRAP) == spec("5S BJ=5D RJ=5H")

@@ -14,6 +14,7 @@ from croupier.engine.move_codec import (
     LIST_LEGAL_MOVES_TAG,
     SEAT_MOVES_MOVES_TAG,
     MoveCodec,
+    unique_moves,
     varint,
 )
 from croupier.games.hundred_and_one import legal
@@ -120,3 +121,9 @@ def test_the_cache_starts_over_at_its_limit(monkeypatch: pytest.MonkeyPatch) -> 
         codec.remember(move.SerializeToString(), move)
     # The third move found the cache full: it starts over with that move alone.
     assert [codec.known_notation(m.SerializeToString()) for m in moves] == [None, None, "4C"]
+
+
+def test_unique_moves_drops_repeats_and_keeps_the_order():
+    a = game_pb2.Move(seat=1)
+    b = game_pb2.Move(seat=2)
+    assert unique_moves([a, b, game_pb2.Move(seat=1), b]) == [a, b]

@@ -647,3 +647,29 @@ def respelled_lay_off(
     if len(ends) != 1:
         return None
     return ends[0], 0
+
+
+# -- other spellings a game's candidate moves try ---------------------------------------
+
+
+def backwards(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A meld's (card, identity) pairs written last to first."""
+    return items[::-1]
+
+
+def turned(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """A meld's (card, identity) pairs written from its second card round."""
+    return items[1:] + items[:1]
+
+
+def written_in(
+    order: Callable[[list[tuple[int, int]]], list[tuple[int, int]]],
+    cards: Sequence[int],
+    joker_as: Sequence[int],
+) -> tuple[list[int], list[int]]:
+    """A meld's cards in another `order` (`backwards`, `turned`), each joker
+    keeping its identity: another spelling of the same meld, for the
+    candidate moves the conformance suite holds to their canonical form."""
+    jokers = iter(joker_as)
+    pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
+    return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]

@@ -159,3 +159,15 @@ def codec_of(game: Any) -> MoveCodec:
     if codec is None or codec.game is not game:
         codec = _codecs[id(game)] = MoveCodec(game)
     return codec
+
+
+def unique_moves(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
+    """`moves` without repeats (by their bytes), in their order."""
+    seen: set[bytes] = set()
+    out = []
+    for move in moves:
+        key = move.SerializeToString(deterministic=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(move)
+    return out

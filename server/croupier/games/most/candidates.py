@@ -3,10 +3,9 @@ the conformance suite tries (legal or not)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-
 from croupier.engine.cards import BLACK_JOKER, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE, spots
+from croupier.engine.melds import SEQUENCE, backwards, spots, turned, written_in
+from croupier.engine.move_codec import unique_moves
 from croupier.games.most import legal
 from croupier.games.most.forming import formable
 from croupier.games.most.position import Position
@@ -95,35 +94,7 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     # Listed melds in other spellings (K-M-1): backwards, and turned by one card.
     melds = [m.most.meld for m in out if m.most.WhichOneof("action") == "meld"]
     for spec in melds[:8]:
-        for order in (_backwards, _turned):
-            written, identities = _respelled(spec.cards, spec.joker_as, order)
+        for order in (backwards, turned):
+            written, identities = written_in(order, spec.cards, spec.joker_as)
             out.append(legal.meld(seat, written, identities))
-    return _unique(out)
-
-
-def _backwards(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    return items[::-1]
-
-
-def _turned(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    return items[1:] + items[:1]
-
-
-def _respelled(
-    cards: Sequence[int], joker_as: Sequence[int], order: Callable[..., list[tuple[int, int]]]
-) -> tuple[list[int], list[int]]:
-    """A meld's cards in another `order`, each joker keeping its identity."""
-    jokers = iter(joker_as)
-    pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
-    return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]
-
-
-def _unique(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
-    seen = set()
-    out = []
-    for move in moves:
-        key = move.SerializeToString(deterministic=True)
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
-    return out
+    return unique_moves(out)

@@ -4,10 +4,10 @@ the conformance suite tries (legal or not)."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable, Sequence
 
 from croupier.engine.cards import LAST_SUITED, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE, spots
+from croupier.engine.melds import SEQUENCE, backwards, spots, turned, written_in
+from croupier.engine.move_codec import unique_moves
 from croupier.games.scala40 import legal
 from croupier.games.scala40.position import Position
 from croupier.games.scala40.rules import rules_for
@@ -120,7 +120,7 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     if formable:
         cards, joker_as = formable[-1]
         out.append(legal.meld_move(seat, cards[::-1], joker_as[::-1]))
-    return _unique(out + _respellings(out))
+    return unique_moves(out + _respellings(out))
 
 
 def _respellings(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
@@ -138,49 +138,21 @@ def _respellings(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
             specs = list(m.split.parts)
         else:
             continue
-        for order in (_backwards, _turned):
+        for order in (backwards, turned):
             other = game_pb2.Move()
             other.CopyFrom(move)
             o = other.scala40
             written = {"meld": [o.meld.meld], "open": o.open.melds, "split": o.split.parts}[action]
             for spec, original in zip(written, specs, strict=True):
-                cards, joker_as = _respelled(original.cards, original.joker_as, order)
+                cards, joker_as = written_in(order, original.cards, original.joker_as)
                 del spec.cards[:]
                 spec.cards.extend(cards)  # type: ignore[arg-type]
                 del spec.joker_as[:]
                 spec.joker_as.extend(joker_as)  # type: ignore[arg-type]
-            if action == "split" and order is _backwards:
+            if action == "split" and order is backwards:
                 parts = [(tuple(p.cards), tuple(p.joker_as)) for p in o.split.parts][::-1]
                 del o.split.parts[:]
                 for part_cards, part_as in parts:
                     o.split.parts.add(cards=part_cards, joker_as=part_as)  # type: ignore[arg-type]
             out.append(other)
-    return out
-
-
-def _backwards(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    return items[::-1]
-
-
-def _turned(items: list[tuple[int, int]]) -> list[tuple[int, int]]:
-    return items[1:] + items[:1]
-
-
-def _respelled(
-    cards: Sequence[int], joker_as: Sequence[int], order: Callable[..., list[tuple[int, int]]]
-) -> tuple[list[int], list[int]]:
-    """A meld's cards in another `order`, each joker keeping its identity."""
-    jokers = iter(joker_as)
-    pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
-    return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]
-
-
-def _unique(moves: list[game_pb2.Move]) -> list[game_pb2.Move]:
-    seen = set()
-    out = []
-    for move in moves:
-        key = move.SerializeToString(deterministic=True)
-        if key not in seen:
-            seen.add(key)
-            out.append(move)
     return out
