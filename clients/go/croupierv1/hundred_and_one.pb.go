@@ -22,16 +22,16 @@ const (
 )
 
 // The card effects that are fixed per published version rather than options
-// (§1.7: "HD 8/10 effects, CL 9, RU/ALT 6 self-cover").
+// (RULES.md, Card effects: HD 8/10 effects, CL 9, RU/ALT 6 self-cover).
 type HundredAndOneEffects int32
 
 const (
 	HundredAndOneEffects_HUNDRED_AND_ONE_EFFECTS_UNSPECIFIED HundredAndOneEffects = 0
-	// 6/7 draw and skip (transferable), 8 self-cover, 10 reverses (§1.3.2).
+	// 6/7 draw and skip (transferable), 8 self-cover, 10 reverses (RULES.md, Card effects).
 	HundredAndOneEffects_HUNDRED_AND_ONE_EFFECTS_HD HundredAndOneEffects = 1
-	// 6/7 draw and skip, 9 self-cover (§1.4.2).
+	// 6/7 draw and skip, 9 self-cover (RULES.md, Card effects).
 	HundredAndOneEffects_HUNDRED_AND_ONE_EFFECTS_CL HundredAndOneEffects = 2
-	// 6 must be covered, 7 draws (7♠ more), fives when active (§1.5.2, §1.6).
+	// 6 must be covered, 7 draws (7♠ more), fives when active (Card effects, O30).
 	HundredAndOneEffects_HUNDRED_AND_ONE_EFFECTS_RU HundredAndOneEffects = 3
 )
 
@@ -533,7 +533,7 @@ const (
 	// The seat must cover the top card (C6: HD 8, CL 9, RU/ALT 6): play a legal
 	// card, or draw until one comes.
 	HundredAndOnePhase_HUNDRED_AND_ONE_PHASE_COVER HundredAndOnePhase = 3
-	// The seat is the target of a transferable 6/7 (§1.3.4): accept or transfer.
+	// The seat is the target of a transferable 6/7 (C5, O11, A5): accept or transfer.
 	HundredAndOnePhase_HUNDRED_AND_ONE_PHASE_RESPOND HundredAndOnePhase = 4
 	// The dealer's upcard is a Queen (upcard_effects on): the dealer names a suit.
 	HundredAndOnePhase_HUNDRED_AND_ONE_PHASE_NAME_SUIT HundredAndOnePhase = 5
@@ -667,7 +667,7 @@ const (
 	HundredAndOneRejectionReason_HUNDRED_AND_ONE_REJECTION_REASON_MUST_DRAW_BEFORE_PASSING HundredAndOneRejectionReason = 6
 	// The mover must cover the top card before anything else (C6).
 	HundredAndOneRejectionReason_HUNDRED_AND_ONE_REJECTION_REASON_MUST_COVER HundredAndOneRejectionReason = 7
-	// The mover must accept or pass on the pending penalty (§1.3.4).
+	// The mover must accept or pass on the pending penalty (C5, O11, A5).
 	HundredAndOneRejectionReason_HUNDRED_AND_ONE_REJECTION_REASON_MUST_RESPOND_TO_PENALTY HundredAndOneRejectionReason = 8
 	// There is no pending penalty to accept.
 	HundredAndOneRejectionReason_HUNDRED_AND_ONE_REJECTION_REASON_NO_PENALTY_TO_ACCEPT HundredAndOneRejectionReason = 9
@@ -736,7 +736,7 @@ func (HundredAndOneRejectionReason) EnumDescriptor() ([]byte, []int) {
 	return file_croupier_v1_hundred_and_one_proto_rawDescGZIP(), []int{11}
 }
 
-// Every rule option of the 101 family, resolved (§1.7). Field names are the
+// Every rule option of the 101 family, resolved (RULES.md, Options: O1–O31). Field names are the
 // option names of the catalogue; see the game's RULES.md for each one.
 type HundredAndOneOptions struct {
 	state                protoimpl.MessageState      `protogen:"open.v1"`
@@ -1659,7 +1659,7 @@ func (*HundredAndOneMove_Pass) Descriptor() ([]byte, []int) {
 	return file_croupier_v1_hundred_and_one_proto_rawDescGZIP(), []int{3, 2}
 }
 
-// Take a pending 6/7 penalty instead of passing it on (§1.3.4).
+// Take a pending 6/7 penalty instead of passing it on (C5, O11, A5).
 type HundredAndOneMove_Accept struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields

@@ -126,15 +126,15 @@ func (MostExchangedCardCredit) EnumDescriptor() ([]byte, []int) {
 	return file_croupier_v1_most_proto_rawDescGZIP(), []int{1}
 }
 
-// Where the turn of the seat to act stands (§2.5).
+// Where the turn of the seat to act stands (K-M-5).
 type MostPhase int32
 
 const (
 	MostPhase_MOST_PHASE_UNSPECIFIED MostPhase = 0
-	// The turn begins: draw from the stock or take from the bridge (§2.6).
+	// The turn begins: draw from the stock or take from the bridge (R-M-20, R-M-21).
 	MostPhase_MOST_PHASE_DRAW MostPhase = 1
 	// After the draw: meld, lay off and exchange jokers in any order, then put a
-	// card into the bridge to end the turn (§2.5 steps 2–3).
+	// card into the bridge to end the turn (K-M-5).
 	MostPhase_MOST_PHASE_PLAY MostPhase = 2
 	// The hand is over (see GameState.match).
 	MostPhase_MOST_PHASE_DEAL_OVER MostPhase = 3
@@ -317,9 +317,9 @@ type MostRejectionReason int32
 
 const (
 	MostRejectionReason_MOST_REJECTION_REASON_UNSPECIFIED MostRejectionReason = 0
-	// The turn begins with a draw from the stock or a take from the bridge (§2.5).
+	// The turn begins with a draw from the stock or a take from the bridge (K-M-5).
 	MostRejectionReason_MOST_REJECTION_REASON_MUST_DRAW_FIRST MostRejectionReason = 1
-	// One draw per turn (§2.5).
+	// One draw per turn (K-M-5).
 	MostRejectionReason_MOST_REJECTION_REASON_ALREADY_DRAWN MostRejectionReason = 2
 	// The card named is not in the bridge (R-M-21).
 	MostRejectionReason_MOST_REJECTION_REASON_NOT_IN_BRIDGE MostRejectionReason = 3
@@ -330,7 +330,7 @@ const (
 	// The first card taken from the bridge goes into a new meld, not on an
 	// existing one (A-M-01) nor in place of a joker.
 	MostRejectionReason_MOST_REJECTION_REASON_BRIDGE_CARD_MUST_START_A_MELD MostRejectionReason = 6
-	// The first card taken from the bridge may not go back into it this turn (§2.8 a).
+	// The first card taken from the bridge may not go back into it this turn (K-M-2).
 	MostRejectionReason_MOST_REJECTION_REASON_DISCARD_OF_BRIDGE_CARD MostRejectionReason = 7
 	// A table joker stands for that card: it may only be exchanged for the joker (R-M-13).
 	MostRejectionReason_MOST_REJECTION_REASON_CARD_REPRESENTED_BY_JOKER MostRejectionReason = 8
@@ -463,7 +463,7 @@ func (MostRejectionReason) EnumDescriptor() ([]byte, []int) {
 	return file_croupier_v1_most_proto_rawDescGZIP(), []int{5}
 }
 
-// Every rule option of «Мост» (§2.10 and C-M-4), resolved; each one is
+// Every rule option of «Мост» (RULES.md, Options, and C-M-4), resolved; each one is
 // independent of the others. Field names are the option names of the
 // catalogue; RULES.md describes each one.
 type MostOptions struct {
@@ -730,7 +730,7 @@ type MostState struct {
 	Hands []*MostHand `protobuf:"bytes,1,rep,name=hands,proto3" json:"hands,omitempty"`
 	// The face-down stock, top card first.
 	Stock []FrenchCard `protobuf:"varint,2,rep,packed,name=stock,proto3,enum=croupier.v1.FrenchCard" json:"stock,omitempty"`
-	// The bridge, a face-up row: oldest card first, the newest last (§2.3).
+	// The bridge, a face-up row: oldest card first, the newest last (R-M-05, R-M-21).
 	Bridge []FrenchCard `protobuf:"varint,3,rep,packed,name=bridge,proto3,enum=croupier.v1.FrenchCard" json:"bridge,omitempty"`
 	// The melds on the table, in the order they were laid.
 	Melds []*MostMeld `protobuf:"bytes,4,rep,name=melds,proto3" json:"melds,omitempty"`
@@ -753,7 +753,7 @@ type MostState struct {
 	// The card drawn from the stock this turn (DefaultMove puts it into the bridge).
 	DrawnCard FrenchCard `protobuf:"varint,10,opt,name=drawn_card,json=drawnCard,proto3,enum=croupier.v1.FrenchCard" json:"drawn_card,omitempty"`
 	// The first card taken from the bridge this turn (0: none). It may not go
-	// back into the bridge this turn (§2.8 a, K-M-2).
+	// back into the bridge this turn (K-M-2).
 	BridgeCard FrenchCard `protobuf:"varint,11,opt,name=bridge_card,json=bridgeCard,proto3,enum=croupier.v1.FrenchCard" json:"bridge_card,omitempty"`
 	// The bridge card must still go into a new meld this turn (R-M-21; a
 	// lay-off under bridge_card_may_be_laid_off).
@@ -1515,7 +1515,7 @@ func (x *MostMove_ExchangeJoker) GetCard() FrenchCard {
 	return FrenchCard_FRENCH_CARD_UNSPECIFIED
 }
 
-// Put a card from the hand at the newest end of the bridge; ends the turn (§2.8).
+// Put a card from the hand at the newest end of the bridge; ends the turn (K-M-2).
 type MostMove_Discard struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Card          FrenchCard             `protobuf:"varint,1,opt,name=card,proto3,enum=croupier.v1.FrenchCard" json:"card,omitempty"`

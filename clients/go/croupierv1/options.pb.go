@@ -309,7 +309,8 @@ type OptionDescriptor struct {
 	MaxValue int64 `protobuf:"varint,6,opt,name=max_value,json=maxValue,proto3" json:"max_value,omitempty"`
 	// One line: what the option changes, in the words of the rules.
 	Description string `protobuf:"bytes,7,opt,name=description,proto3" json:"description,omitempty"`
-	// The rule references this option implements (e.g. "shedding.md O11").
+	// The rule references this option implements (e.g. "RULES.md O11": an id in
+	// the game's RULES.md, which `croupier rules GAME` prints).
 	RuleReference string `protobuf:"bytes,8,opt,name=rule_reference,json=ruleReference,proto3" json:"rule_reference,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -1,4 +1,4 @@
-"""Stock and discard mechanics shared by the shedding games (shedding.md §0.5).
+"""Stock and discard mechanics shared by the shedding games (101 and UNO).
 
 Piles are the games' own repeated enum fields: the stock top card first, the
 discard pile bottom first (its last card is the top).
@@ -18,7 +18,7 @@ def restock(stock: Pile, discard: Pile, shuffler: Shuffler | None) -> int:
     """RESTOCK: every discard but the top becomes the stock; returns how many.
 
     Without a shuffler the cards are turned over as a block, so the oldest
-    discard becomes the top of the new stock (101, shedding.md A12); with one
+    discard becomes the top of the new stock (101's RULES.md A12); with one
     they are shuffled (UNO, or 101's `restock_shuffle`).
     """
     if len(discard) < 2:
@@ -42,7 +42,7 @@ def draw(
     """DRAW(p, n): move up to `count` cards from the stock to `hand`, one at a
     time, restocking when the stock runs out (unless not `may_restock`: a
     game's rule says the discards may not come back now). Draws that find
-    both piles empty are forfeited (shedding.md A11). Returns (cards drawn,
+    both piles empty are forfeited (101's RULES.md A11). Returns (cards drawn,
     cards restocked).
     """
     drawn: list[int] = []

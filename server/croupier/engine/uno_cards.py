@@ -6,14 +6,14 @@ UnoColor value − 1) and symbol is 0–9 for the numbers, SKIP 10, REVERSE 11,
 DRAW_TWO 12; the black cards follow: WILD 53, WILD_DRAW_FOUR 54, BLANK 55.
 Colour, kind and number are table look-ups here, built once at import.
 
-Canonical text, the notation of rules/shedding.md §0.4 (so the rules' test
-tables read as written): the colour letter (R, Y, G, B) then the symbol —
+Canonical text, the notation of UNO's RULES.md (so the rules' test tables
+read as written): the colour letter (R, Y, G, B) then the symbol —
 the number "0"–"9", "Skip", "Rev" or "+2": "R7", "G0", "BSkip", "YRev",
 "R+2". Black cards: "W" (Wild), "W+4" (Wild Draw Four), "X+10" (a blank
 card, played as "+10" under house rule H10); "?" for a value outside the
 enum. A colour alone is its letter. Parsing is case-insensitive.
 
-Deck (shedding.md §2.1): per colour one 0, two each of 1–9, two Skip, two
+Deck (UNO's RULES.md R1): per colour one 0, two each of 1–9, two Skip, two
 Reverse, two Draw Two (25 cards); 4 Wild and 4 Wild Draw Four: 108 cards. The
 4 blank cards of the 112-card editions are in it only with option U18
 `blank_cards_in_deck` (which H10 "+10" needs).

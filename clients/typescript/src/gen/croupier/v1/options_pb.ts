@@ -149,7 +149,8 @@ export type OptionDescriptor = Message<"croupier.v1.OptionDescriptor"> & {
   description: string;
 
   /**
-   * The rule references this option implements (e.g. "shedding.md O11").
+   * The rule references this option implements (e.g. "RULES.md O11": an id in
+   * the game's RULES.md, which `croupier rules GAME` prints).
    *
    * @generated from field: string rule_reference = 8;
    */
