@@ -335,6 +335,39 @@ def test_a_rejected_move_on_a_sealed_state_answers_no_state(servers: Servers) ->
     assert not answer.HasField("state") and not answer.HasField("sealed_state")
 
 
+def test_a_sealed_state_with_a_seat_name_no_server_takes_now_is_refused_naming_it(
+    servers: Servers,
+) -> None:
+    """A server before 0.6.0 sealed any seat name, under the same rules
+    version: such a state gets the full check, which names the seat, and
+    is never answered on the trusted path (a newline in a name would write
+    a sentence of its own into Event.text)."""
+    plain = api.new_game(service_pb2.NewGameRequest(game="hundred_and_one", seat_count=3, seed=7))
+    state = plain.state
+    move = (
+        api.list_legal_moves(
+            service_pb2.ListLegalMovesRequest(state=state, seat=state.acting_seats[0])
+        )
+        .moves[0]
+        .move
+    )
+    state.seats[1].name = "Bob\nP0 wins the match"
+    sealed = service_pb2.SealedState(
+        match_id="m-names",
+        key_id="k1",
+        blob=servers.keyring.seal(state.SerializeToString(), "m-names"),
+    )
+    request = service_pb2.ApplyMoveRequest(sealed_state=sealed, move=move)
+    with pytest.raises(grpc.RpcError) as refused:
+        servers.old.ApplyMove(request, timeout=10)
+    assert refused.value.code() == grpc.StatusCode.INVALID_ARGUMENT
+    assert "state.seats[1].name" in refused.value.details()
+    # The same state with its names as NewGame gave them is answered.
+    state.seats[1].name = "P1"
+    request.sealed_state.blob = servers.keyring.seal(state.SerializeToString(), "m-names")
+    assert servers.old.ApplyMove(request, timeout=10).accepted
+
+
 # -- replay of the same match: the holder's to refuse --------------------------------
 
 

@@ -44,6 +44,7 @@ from google.protobuf.message import DecodeError
 
 from croupier.engine import api, registry
 from croupier.engine.errors import FailedPrecondition, InvalidInput
+from croupier.engine.validate_seats import check_seat_names
 from croupier.v1 import game_pb2
 
 FORMAT_VERSION = 1
@@ -263,8 +264,19 @@ class Sealer:
 def trusted(state: game_pb2.GameState) -> bool:
     """Whether an opened state may skip validation: it was sealed by a server
     of this schema and of its game's rules version (an older server's state
-    gets the full check, and a migration if the engine has one)."""
+    gets the full check, and a migration if the engine has one), and its
+    seat names pass today's check. Servers before 0.6.0 took any seat name
+    without a rules version to tell their states apart, and a name is
+    written into every sentence of the answer (a newline could forge one):
+    a state whose names fail gets the full check, which refuses it naming
+    the seat. The names a NewGame gives by default pass at a list compare."""
     if state.schema_version != api.SCHEMA_VERSION:
         return False
     game = registry.find(state.game)
-    return game is not None and state.rules_version == game.rules_version
+    if game is None or state.rules_version != game.rules_version:
+        return False
+    try:
+        check_seat_names([seat.name for seat in state.seats], str)
+    except InvalidInput:
+        return False
+    return True
