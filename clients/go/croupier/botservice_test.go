@@ -2,8 +2,11 @@ package croupier
 
 import (
 	"context"
+	"errors"
+	"net"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 
 	"google.golang.org/grpc"
@@ -39,12 +42,25 @@ func botStub(t *testing.T, server *BotServer) pb.BotServiceClient {
 	return pb.NewBotServiceClient(conn)
 }
 
+// chooseRequest is a request CheckChooseMove passes: a UNO view of seat (of
+// seat+1 seats) with moves UNO moves of that seat.
 func chooseRequest(matchID string, seat uint32, moves int) *pb.ChooseMoveRequest {
 	legal := make([]*pb.LegalMove, moves)
 	for i := range legal {
-		legal[i] = &pb.LegalMove{Move: &pb.Move{Seat: seat}}
+		legal[i] = &pb.LegalMove{Move: unoMove(seat)}
 	}
-	return &pb.ChooseMoveRequest{View: &pb.View{Seat: seat, Game: "uno"}, LegalMoves: legal, MatchId: matchID}
+	view := &pb.View{
+		Seat:     seat,
+		Game:     "uno",
+		Options:  &pb.GameOptions{Game: &pb.GameOptions_Uno{Uno: &pb.UnoOptions{}}},
+		Seats:    make([]*pb.Seat, seat+1),
+		GameView: &pb.View_Uno{Uno: &pb.UnoView{}},
+	}
+	return &pb.ChooseMoveRequest{View: view, LegalMoves: legal, MatchId: matchID}
+}
+
+func unoMove(seat uint32) *pb.Move {
+	return &pb.Move{Seat: seat, GameMove: &pb.Move_Uno{Uno: &pb.UnoMove{}}}
 }
 
 // choices are the indices the server answers for calls (match id, seat), in order.
@@ -130,8 +146,101 @@ func TestTheFactoryGetsTheGameAndTheSeatSeed(t *testing.T) {
 func TestARequestWithoutMovesIsInvalid(t *testing.T) {
 	stub := botStub(t, NewBotServer(RandomBotFactory, 0))
 	_, err := stub.ChooseMove(context.Background(), chooseRequest("m", 0, 0))
-	if status.Code(err) != codes.InvalidArgument || !strings.Contains(err.Error(), "legal_moves: empty") {
+	if status.Code(err) != codes.InvalidArgument ||
+		status.Convert(err).Message() != "legal_moves: empty: a bot needs at least one move to choose from" {
 		t.Errorf("error %v, want INVALID_ARGUMENT", err)
+	}
+}
+
+// badRequests are requests no harness sends, one per check of
+// CheckChooseMove, with the violation each must get: the field paths and
+// words of the server's built-in bots (tests/service/test_builtin_bots.py)
+// and of the Python client (tests/client/test_bot_server_checks.py).
+func badRequests() []struct {
+	name string
+	req  *pb.ChooseMoveRequest
+	want FieldViolation
+} {
+	type bad = struct {
+		name string
+		req  *pb.ChooseMoveRequest
+		want FieldViolation
+	}
+	var out []bad
+	add := func(name string, field, description string, change func(*pb.ChooseMoveRequest)) {
+		req := chooseRequest("m", 1, 5)
+		change(req)
+		out = append(out, bad{name, req, FieldViolation{field, description}})
+	}
+	add("no game", "view.game", "no game is named 'poker'", func(r *pb.ChooseMoveRequest) {
+		r.View.Game = "poker"
+	})
+	add("a long game name", "view.game", "no game is named '"+strings.Repeat("x", 40)+"'…",
+		func(r *pb.ChooseMoveRequest) { r.View.Game = strings.Repeat("x", 10000) })
+	add("no view", "view.game", "no game is named ''", func(r *pb.ChooseMoveRequest) { r.View = nil })
+	add("no game view", "view", "holds no uno view", func(r *pb.ChooseMoveRequest) { r.View.GameView = nil })
+	add("another game's view", "view.hundred_and_one", "a hundred_and_one view, but the view is of a uno game",
+		func(r *pb.ChooseMoveRequest) {
+			r.View.GameView = &pb.View_HundredAndOne{HundredAndOne: &pb.HundredAndOneView{}}
+		})
+	add("another game's options", "view.options", "hundred_and_one options, but the view is of a uno game",
+		func(r *pb.ChooseMoveRequest) {
+			r.View.Options = &pb.GameOptions{Game: &pb.GameOptions_HundredAndOne{HundredAndOne: &pb.HundredAndOneOptions{}}}
+		})
+	add("a seat that does not exist", "view.seat", "seat 1 does not exist (the view has 1)",
+		func(r *pb.ChooseMoveRequest) { r.View.Seats = r.View.Seats[:1] })
+	add("another game's move", "legal_moves[3].move.hundred_and_one",
+		"a hundred_and_one move, but the view is of a uno game", func(r *pb.ChooseMoveRequest) {
+			r.LegalMoves[3].Move.GameMove = &pb.Move_HundredAndOne{HundredAndOne: &pb.HundredAndOneMove{}}
+		})
+	add("an empty move", "legal_moves[3].move", "missing or empty move",
+		func(r *pb.ChooseMoveRequest) { r.LegalMoves[3].Move = &pb.Move{Seat: 1} })
+	add("no move", "legal_moves[3].move", "missing or empty move",
+		func(r *pb.ChooseMoveRequest) { r.LegalMoves[3] = &pb.LegalMove{} })
+	add("another seat's move", "legal_moves[3].move.seat",
+		"a move of seat 0, but the view is seat 1's: a bot chooses among its own seat's moves",
+		func(r *pb.ChooseMoveRequest) { r.LegalMoves[3].Move = unoMove(0) })
+	return out
+}
+
+func TestCheckChooseMoveNamesTheFieldAtFaultAsTheServerDoes(t *testing.T) {
+	for _, c := range badRequests() {
+		got := CheckChooseMove(c.req)
+		if got == nil || *got != c.want {
+			t.Errorf("%s: %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if got := CheckChooseMove(chooseRequest("m", 2, 3)); got != nil {
+		t.Errorf("a request of the view's game and seat refused: %+v", got)
+	}
+}
+
+func TestABadRequestIsInvalidArgumentBeforeTheBotIsAsked(t *testing.T) {
+	var mu sync.Mutex
+	made := 0
+	factory := func(string, uint64) Bot {
+		mu.Lock()
+		defer mu.Unlock()
+		made++
+		return fixedBot(0)
+	}
+	server := NewBotServer(factory, 0)
+	stub := botStub(t, server)
+	for _, c := range badRequests() {
+		_, err := stub.ChooseMove(context.Background(), c.req)
+		if status.Code(err) != codes.InvalidArgument {
+			t.Fatalf("%s: %v, want INVALID_ARGUMENT", c.name, err)
+		}
+		if msg := status.Convert(err).Message(); msg != c.want.Field+": "+c.want.Description {
+			t.Errorf("%s: message %q", c.name, msg)
+		}
+		// The BadRequest detail the server attaches, read as a client reads it.
+		if got := callError("ChooseMove", err).(*Error).Violations; len(got) != 1 || got[0] != c.want {
+			t.Errorf("%s: violations %+v, want %+v", c.name, got, c.want)
+		}
+	}
+	if made != 0 || server.BotsMade() != 0 {
+		t.Errorf("%d bots made for refused requests", made)
 	}
 }
 
@@ -179,10 +288,26 @@ func TestServeBotServesOnALoopbackPort(t *testing.T) {
 
 func TestServeBotRefusesABadAddress(t *testing.T) {
 	if _, _, err := ServeBot("127.0.0.1:notaport", RandomBotFactory); err == nil ||
-		!strings.Contains(err.Error(), "serving a bot on 127.0.0.1:notaport") {
+		!strings.HasPrefix(err.Error(), "croupier: cannot listen on 127.0.0.1:notaport (the BotService port): ") {
 		t.Errorf("error %v", err)
 	}
 	if _, _, err := ServeBot("127.0.0.1:0", nil); err == nil {
 		t.Error("no error for a nil factory")
+	}
+}
+
+func TestServeBotNamesAnAddressInUse(t *testing.T) {
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	addr := taken.Addr().String()
+	_, _, err = ServeBot(addr, RandomBotFactory)
+	if err == nil || !strings.HasPrefix(err.Error(), "croupier: cannot listen on "+addr+" (the BotService port): ") {
+		t.Errorf("error %v, want one naming %s", err, addr)
+	}
+	if !errors.Is(err, syscall.EADDRINUSE) {
+		t.Errorf("error %v does not wrap EADDRINUSE", err)
 	}
 }

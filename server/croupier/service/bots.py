@@ -10,15 +10,13 @@ their view; their generator breaks ties.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 from google.protobuf.descriptor import FieldDescriptor
 from google.protobuf.message import Message
 
 from croupier.engine.errors import InvalidInput
-from croupier.v1 import bot_pb2, game_pb2, service_pb2
+from croupier.v1 import bot_pb2
 from croupier_client.bots import HEURISTIC_BOTS, choose_index, heuristic_bot
-from croupier_client.bots.service import seat_seed
+from croupier_client.bots.service import InvalidRequest, check_request, seat_seed
 
 # What a bot raises when a view is not one the engine could have made (a
 # hostile caller's): the caller's fault, not a bug of the service.
@@ -39,8 +37,14 @@ def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveRespons
     view = request.view
     if view.game not in HEURISTIC_BOTS:
         raise InvalidInput("view.game", f"no built-in bot plays {view.game!r}")
-    _check_view_game(view)
-    _check_moves(request.legal_moves, view)
+    # The checks every BotService makes, in the words of the clients' own
+    # (croupier_client.bots.service): the view's parts are of the game it
+    # names and its seat exists; every move offered is that game's, by that
+    # seat (an index into moves of another game or seat is no answer).
+    try:
+        check_request(request)
+    except InvalidRequest as error:
+        raise InvalidInput(error.field, error.description) from None
     game_view = getattr(view, view.game)
     if len(game_view.hand) > MAX_HAND:
         size = len(game_view.hand)
@@ -53,46 +57,6 @@ def choose_move(request: bot_pb2.ChooseMoveRequest) -> bot_pb2.ChooseMoveRespons
     except _MALFORMED_VIEW as error:
         raise InvalidInput("view", f"the built-in bot cannot play it: {error}") from None
     return bot_pb2.ChooseMoveResponse(move_index=index)
-
-
-def _check_view_game(view: game_pb2.View) -> None:
-    """The view's parts are of the game it names (like a state's, api.check_state)."""
-    kind = view.WhichOneof("game_view")
-    if kind is None:
-        raise InvalidInput("view", f"holds no {view.game} view")
-    if kind != view.game:
-        raise InvalidInput(f"view.{kind}", f"a {kind} view, but the view is of a {view.game} game")
-    options = view.options.WhichOneof("game")
-    if options is not None and options != view.game:
-        raise InvalidInput(
-            "view.options", f"{options} options, but the view is of a {view.game} game"
-        )
-    if view.seat >= len(view.seats):
-        raise InvalidInput(
-            "view.seat", f"seat {view.seat} does not exist (the view has {len(view.seats)})"
-        )
-
-
-def _check_moves(moves: Sequence[service_pb2.LegalMove], view: game_pb2.View) -> None:
-    """Every move offered is a move of the view's game by the view's seat: the
-    bot picks one of them for that seat, and an index into moves of another
-    game or seat is no answer (it was given, index 0, with no error)."""
-    for i, legal in enumerate(moves):
-        move = legal.move
-        kind = move.WhichOneof("game_move")
-        if kind != view.game:
-            if kind is None:
-                raise InvalidInput(f"legal_moves[{i}].move", "missing or empty move")
-            raise InvalidInput(
-                f"legal_moves[{i}].move.{kind}",
-                f"a {kind} move, but the view is of a {view.game} game",
-            )
-        if move.seat != view.seat:
-            raise InvalidInput(
-                f"legal_moves[{i}].move.seat",
-                f"a move of seat {move.seat}, but the view is seat {view.seat}'s: a bot "
-                "chooses among its own seat's moves",
-            )
 
 
 def _check_lists(message: Message, path: str) -> None:
