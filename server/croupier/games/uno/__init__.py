@@ -1,4 +1,4 @@
-"""UNO (shedding.md §2): the seed's rules and Mattel's as presets, every house
+"""UNO (RULES.md): the seed's rules and Mattel's as presets, every house
 rule an option, out-of-turn play through the acting seats.
 
 Registered through the `croupier.games` entry point `uno` (pyproject.toml).

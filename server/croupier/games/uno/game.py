@@ -14,7 +14,7 @@ from croupier.v1 import game_pb2
 
 
 class Uno:
-    """UNO (shedding.md §2): the seed's rules, Mattel's, and 17 house rules."""
+    """UNO (RULES.md): the seed's rules, Mattel's, and 17 house rules."""
 
     name = "uno"
     display_name = "UNO"
