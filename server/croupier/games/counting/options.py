@@ -22,7 +22,7 @@ def _spec(name, type_, default, reference, description, **kw):  # type: ignore[n
 STO_SPECS = (
     _spec("card_values", ENUM, "SEED", "O-C1-1, A-C1-01",
           "SEED: A 11, 10 10, 9 9, 8 8, 7 7, K 4, Q 3, J 2; SKAT_HUNDERT: the same with "
-          "9, 8, 7 worth 0 (needs leftovers FACE_UP_START_TOTAL)",
+          "9, 8, 7 worth 0 (brings leftovers FACE_UP_START_TOTAL unless the table sets them)",
           allowed=("SEED", "SKAT_HUNDERT")),
     _spec("leftovers", ENUM, "ASIDE", "O-C1-2, A-C1-02",
           "Cards left when 32 does not divide by the players: ASIDE (face down, out of play) or "
