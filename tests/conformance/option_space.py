@@ -171,3 +171,21 @@ def strategies(game: str) -> dict[str, SearchStrategy[Value]]:
     """{option name: strategy} for the game's property tests, in catalogue
     order: every option over its whole domain, with NARROWED applied."""
     return dict(_strategies(game))
+
+
+def seat_counts(
+    game: str, preset_seats: tuple[int, int]
+) -> SearchStrategy[tuple[int, dict[str, Value]]]:
+    """A seat count for a table of `game`, and the overrides it brings: one in
+    the preset's range; or, where the catalogue has `players` (a rule option:
+    101's O2, One Hundred's O-C2-2), now and then any count of the option's
+    domain, with `players` set to it, which is how a table chooses that
+    variant over the preset's range (engine/api.py, _check_seat_count)."""
+    in_preset = st.integers(*preset_seats).map(lambda seats: (seats, {}))
+    spec = catalogue(game).by_name.get("players")
+    if spec is None:
+        return in_preset
+    chosen = st.integers(spec.min_value, spec.max_value).map(
+        lambda seats: (seats, {"players": seats})
+    )
+    return st.one_of(in_preset, chosen)

@@ -155,13 +155,32 @@ def test_a_session_applies_the_canonical_move(stand_in: ReadsPassAsFirstMove) ->
     )
 
 
+class WithoutTheHook:
+    """The real 101 (which reads a Queen naming no suit as naming its own,
+    spelling.py) without its `canonical_move`."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+
+    def __getattr__(self, name: str) -> Any:
+        if name == "canonical_move":
+            raise AttributeError(name)
+        return getattr(self.real, name)
+
+
 def test_a_game_without_the_hook_reads_a_move_as_written() -> None:
-    game = registry.find(GAME)
-    assert codec_of(game).canonical is None
-    state = positions()[0]
-    answer = api.apply_move(
-        service_pb2.ApplyMoveRequest(state=state, move=action(state.acting_seats[0], "pass"))
-    )
+    real = registry.find(GAME)
+    assert real is not None and codec_of(real).canonical is not None
+    game = WithoutTheHook(real)
+    registry.register(game)  # type: ignore[arg-type]
+    try:
+        assert codec_of(game).canonical is None
+        state = positions()[0]
+        answer = api.apply_move(
+            service_pb2.ApplyMoveRequest(state=state, move=action(state.acting_seats[0], "pass"))
+        )
+    finally:
+        registry.register(real)
     assert not answer.accepted
     assert answer.notation == "PASS"
 

@@ -368,13 +368,13 @@ MOVE = "move.hundred_and_one"
         (lambda: _play(0), f"{MOVE}.play.card", "needs one of the 52 suited cards; got 0"),
         (lambda: _play(cards.RED_JOKER), f"{MOVE}.play.card",
          f"needs one of the 52 suited cards; got {cards.RED_JOKER}"),
-        (lambda: _play(cards.card(cards.QUEEN, cards.HEARTS)), f"{MOVE}.play.named_suit",
-         "a Queen always names the suit to follow (its own included); got 0"),
+        (lambda: _play(cards.card(cards.QUEEN, cards.HEARTS), 9), f"{MOVE}.play.named_suit",
+         "a Queen names one of the four suits (unset: its own); got 9"),
         (lambda: _play(cards.card(10, cards.HEARTS), cards.SPADES), f"{MOVE}.play.named_suit",
          "only a Queen names a suit; 10H does not"),
         (_name_no_suit, f"{MOVE}.name_suit.suit", "needs a suit; got 0"),
     ],
-    ids=["no_action", "no_card", "joker", "queen_names_no_suit", "ten_names_a_suit",
+    ids=["no_action", "no_card", "joker", "queen_names_no_suit_known", "ten_names_a_suit",
          "name_no_suit"],
 )  # fmt: skip
 def test_a_malformed_move_is_refused_naming_its_field(

@@ -56,9 +56,9 @@ def tables(draw: st.DrawFn) -> tuple[Case, int]:
     game = draw(st.sampled_from(sorted(TABLES)))
     spec = TABLES[game]
     preset = draw(st.sampled_from(sorted(spec["presets"])))
-    seats = draw(st.integers(*spec["presets"][preset]))
+    seats, overrides = draw(option_space.seat_counts(game, spec["presets"][preset]))
     names = draw(st.lists(st.sampled_from(sorted(spec["overrides"])), max_size=4, unique=True))
-    overrides = {name: draw(spec["overrides"][name]) for name in names}
+    overrides |= {name: draw(spec["overrides"][name]) for name in names}
     seed = draw(st.integers(0, 2**64 - 1))
     request = service_pb2.NewGameRequest(
         game=game,

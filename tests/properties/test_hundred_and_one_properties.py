@@ -46,9 +46,9 @@ def tables(draw: st.DrawFn) -> tuple[Case, int]:
     """A table NewGame accepts: a preset, a seat count, some option overrides
     (conflicting combinations are discarded), and a seed."""
     preset = draw(st.sampled_from(sorted(SEATS)))
-    seats = draw(st.integers(*SEATS[preset]))
+    seats, overrides = draw(option_space.seat_counts(GAME, SEATS[preset]))
     names = draw(st.lists(st.sampled_from(sorted(OVERRIDES)), max_size=6, unique=True))
-    overrides = {name: draw(OVERRIDES[name]) for name in names}
+    overrides |= {name: draw(OVERRIDES[name]) for name in names}
     seed = draw(st.integers(0, 2**64 - 1))
     request = service_pb2.NewGameRequest(
         game=GAME,
@@ -110,18 +110,21 @@ def _apply(state: game_pb2.GameState, move: game_pb2.Move) -> service_pb2.ApplyM
     return api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
 
 
-def test_a_queen_always_names_a_suit_and_no_other_card_does() -> None:
-    """One spelling per move: a Queen without a named suit, or a 7 naming
-    one, is malformed (INVALID_ARGUMENT), not a second way to write a move."""
+def test_a_queen_naming_no_suit_names_its_own_and_no_other_card_names_one() -> None:
+    """One spelling per move: a Queen without a named suit is read as the
+    Queen naming its own (A28, hundred_and_one/spelling.py: the same answer,
+    notation QH>H); a 7 naming a suit is malformed (INVALID_ARGUMENT)."""
     request = service_pb2.NewGameRequest(game="hundred_and_one", preset="hd", seat_count=2, seed=3)
     state = api.new_game(request).state
     seat = state.current_seat
     queen, seven = cards.card(cards.QUEEN, cards.HEARTS), cards.card(7, cards.HEARTS)
     bare = game_pb2.Move(seat=seat)
     bare.hundred_and_one.play.card = queen
-    with pytest.raises(InvalidInput) as error:
-        _apply(state, bare)
-    assert error.value.violations[0][0] == "move.hundred_and_one.play.named_suit"
+    named = game_pb2.Move(seat=seat)
+    named.CopyFrom(bare)
+    named.hundred_and_one.play.named_suit = cards.HEARTS
+    assert _apply(state, bare) == _apply(state, named)
+    assert _apply(state, bare).notation.startswith("QH>H")
     naming = game_pb2.Move(seat=seat)
     naming.hundred_and_one.play.card = seven
     naming.hundred_and_one.play.named_suit = cards.CLUBS

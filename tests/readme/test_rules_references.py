@@ -17,7 +17,7 @@ from croupier.v1 import game_pb2, service_pb2
 
 ROOT = Path(__file__).resolve().parents[2]
 # Documents the games were built from, which are not in this repository.
-OUTSIDE = ("rummy_and_counting.md", "shared/rules")
+OUTSIDE = ("shedding.md", "rummy_and_counting.md", "shared/rules")
 
 
 def _games() -> list[str]:
@@ -50,19 +50,48 @@ def test_every_reason_a_game_rejects_with_is_in_its_rules(name: str) -> None:
         assert mentions(text, short), f"{name}: {short} is not in RULES.md"
 
 
-def test_nothing_points_outside_the_repository() -> None:
-    files = [
+def _sources() -> list[Path]:
+    """Every file a user of the repository reads for the rules: the server's
+    code and RULES.md files, the contract, the clients' own code and docs
+    (their generated stubs carry the contract's comments), deploy, README."""
+    clients = ROOT / "clients"
+    return [
         *(ROOT / "server" / "croupier").rglob("*.py"),
         *(ROOT / "server" / "croupier").rglob("*.md"),
-        *(ROOT / "clients" / "python").rglob("*.py"),
+        *(ROOT / "proto").rglob("*.proto"),
+        *(clients / "python" / "croupier_client").rglob("*.py"),
+        *(clients / "go").rglob("*.go"),
+        *(clients / "typescript" / "src").rglob("*.ts"),
+        *(clients / "web" / "src").rglob("*.ts"),
+        *clients.glob("*/README.md"),
+        *(ROOT / "deploy").rglob("*.md"),
         ROOT / "README.md",
     ]
+
+
+def test_nothing_points_outside_the_repository() -> None:
+    files = _sources()
+    assert len(files) > 100
     for path in files:
-        if "/v1/" in path.as_posix():
-            continue  # generated stubs
         text = path.read_text(encoding="utf-8")
         for outside in OUTSIDE:
             assert outside not in text, f"{path.relative_to(ROOT)} cites {outside}"
+
+
+# A game's proto file and a game it describes (the counting games share one
+# package, one RULES.md and one proto file).
+PROTO_GAMES = {"hundred_and_one": "hundred_and_one", "uno": "uno", "scala40": "scala40",
+               "most": "most", "counting": "sto"}  # fmt: skip
+
+
+@pytest.mark.parametrize("proto", sorted(PROTO_GAMES))
+def test_every_section_a_games_contract_cites_is_in_its_rules(proto: str) -> None:
+    """A "§1.8" in a game's proto comments names a section of that game's
+    RULES.md, not of a document outside the repository."""
+    text = (ROOT / "proto" / "croupier" / "v1" / f"{proto}.proto").read_text(encoding="utf-8")
+    rules = rules_text.rules_path(PROTO_GAMES[proto]).read_text(encoding="utf-8")
+    for section in sorted(set(re.findall(r"§\d+(?:\.\d+)*", text))):
+        assert section in rules, f"{proto}.proto cites {section}, which its RULES.md has not"
 
 
 def test_croupier_rules_prints_the_rules_and_a_presets_settings(

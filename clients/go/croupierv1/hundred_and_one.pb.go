@@ -1534,8 +1534,9 @@ func (x *HundredAndOneView) GetCoverRestocked() bool {
 type HundredAndOneMove_Play struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	Card  FrenchCard             `protobuf:"varint,1,opt,name=card,proto3,enum=croupier.v1.FrenchCard" json:"card,omitempty"`
-	// A Queen names the suit to follow, always (its own suit included);
-	// any other card names none.
+	// A Queen names the suit to follow (its own suit included); a Queen sent
+	// naming none names its own (A28: read as that move, answered with the
+	// suit named). Any other card names none.
 	NamedSuit     Suit `protobuf:"varint,2,opt,name=named_suit,json=namedSuit,proto3,enum=croupier.v1.Suit" json:"named_suit,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache

@@ -410,7 +410,8 @@ type PresetDescriptor struct {
 	Name        string           `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
 	Description string           `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
 	Settings    []*OptionSetting `protobuf:"bytes,3,rep,name=settings,proto3" json:"settings,omitempty"`
-	// The seat counts this version is played with.
+	// The seat counts this version is played with (a table that sets the
+	// game's `players` option, where it has one, may seat more or fewer).
 	MinSeats      uint32 `protobuf:"varint,4,opt,name=min_seats,json=minSeats,proto3" json:"min_seats,omitempty"`
 	MaxSeats      uint32 `protobuf:"varint,5,opt,name=max_seats,json=maxSeats,proto3" json:"max_seats,omitempty"`
 	unknownFields protoimpl.UnknownFields

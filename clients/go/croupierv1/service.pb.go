@@ -112,7 +112,9 @@ type NewGameRequest struct {
 	Preset string `protobuf:"bytes,2,opt,name=preset,proto3" json:"preset,omitempty"`
 	// Options that override the preset, by name.
 	Options []*OptionSetting `protobuf:"bytes,3,rep,name=options,proto3" json:"options,omitempty"`
-	// How many seats; within the game's (and the preset's) range.
+	// How many seats; within the game's and the preset's range. A game whose
+	// options include `players` (the player count as a rule option) seats any
+	// count of that option's domain when the table sets `players` to it.
 	SeatCount uint32 `protobuf:"varint,4,opt,name=seat_count,json=seatCount,proto3" json:"seat_count,omitempty"`
 	// Optional display names, one per seat (none: P0, P1, ...), as the games'
 	// sentences write them. Each is at most 64 characters of one line of

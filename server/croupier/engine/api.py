@@ -28,10 +28,10 @@ from croupier.engine import caches, registry
 from croupier.engine.errors import FailedPrecondition, IllegalMove, InvalidInput
 from croupier.engine.events import fill_seat_events
 from croupier.engine.move_codec import LIST_LEGAL_MOVES_TAG, MoveCodec, codec_of
-from croupier.engine.options import Value, from_option_value, to_option_value
+from croupier.engine.options import Preset, Value, from_option_value, to_option_value
 from croupier.engine.registry import Game
 from croupier.engine.validate_seats import check_seat_names
-from croupier.v1 import game_pb2, service_pb2
+from croupier.v1 import game_pb2, options_pb2, service_pb2
 
 # The layout version of GameState written by this server. Older states keep
 # loading; a newer one is refused with FAILED_PRECONDITION. Version 2 added
@@ -81,6 +81,36 @@ def list_games(request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesRe
     return response
 
 
+def _check_seat_count(
+    game: Game, preset: Preset, seat_count: int, settings: Sequence[options_pb2.OptionSetting]
+) -> None:
+    """A preset seats what its version is played with (101 HD 2 to 4). A game
+    whose catalogue has the option `players` makes the count a rule option
+    like any other (101's O2, One Hundred's O-C2-2): a table that sets
+    `players` itself chooses that variant, so the preset's range yields to
+    the option's own domain (2..8) and the game's checks of it (101:
+    players × hand_size < deck_size), which then name the option."""
+    spec = game.catalogue.by_name.get("players")
+    chosen = spec is not None and any(setting.name == "players" for setting in settings)
+    if spec is not None and chosen:
+        low, high = max(game.min_seats, spec.min_value), min(game.max_seats, spec.max_value)
+        if not low <= seat_count <= high:
+            raise InvalidInput("seat_count", f"{game.name} seats {low} to {high}; got {seat_count}")
+        return
+    low = max(game.min_seats, preset.min_seats)
+    high = min(game.max_seats, preset.max_seats)
+    if not low <= seat_count <= high:
+        more = (
+            f" (the option players={seat_count} chooses that variant)"
+            if spec is not None and game.min_seats <= seat_count <= game.max_seats
+            else ""
+        )
+        raise InvalidInput(
+            "seat_count",
+            f"{game.name} preset {preset.name} seats {low} to {high}; got {seat_count}{more}",
+        )
+
+
 def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse:
     """Deal the first deal of a new match."""
     if not request.game:
@@ -98,13 +128,7 @@ def new_game(request: service_pb2.NewGameRequest) -> service_pb2.NewGameResponse
             f"unknown preset {request.preset!r} for {game.name}; known: {', '.join(presets)}",
         )
     seat_count = request.seat_count
-    low = max(game.min_seats, preset.min_seats)
-    high = min(game.max_seats, preset.max_seats)
-    if not low <= seat_count <= high:
-        raise InvalidInput(
-            "seat_count",
-            f"{game.name} preset {preset.name} seats {low} to {high}; got {seat_count}",
-        )
+    _check_seat_count(game, preset, seat_count, request.options)
     if request.seat_names and len(request.seat_names) != seat_count:
         raise InvalidInput(
             "seat_names",

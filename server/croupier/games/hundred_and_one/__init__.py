@@ -1,4 +1,4 @@
-"""The 101 family (shedding.md §1): one game, four versions as presets.
+"""The 101 family (RULES.md): one game, four versions as presets.
 
 Registered through the `croupier.games` entry point (pyproject.toml).
 """

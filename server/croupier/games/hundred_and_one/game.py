@@ -9,12 +9,21 @@ from google.protobuf.message import Message
 
 from croupier.engine.live import Spec, state_spec
 from croupier.engine.options import Preset
-from croupier.games.hundred_and_one import deal, legal, moves, notation, options, validate, view
+from croupier.games.hundred_and_one import (
+    deal,
+    legal,
+    moves,
+    notation,
+    options,
+    spelling,
+    validate,
+    view,
+)
 from croupier.v1 import game_pb2
 
 
 class HundredAndOne:
-    """«Сто одно» and its versions HD, CL, RU, ALT (shedding.md §1)."""
+    """«Сто одно» and its versions HD, CL, RU, ALT (RULES.md)."""
 
     name = "hundred_and_one"
     display_name = "101 (Сто одно)"
@@ -23,7 +32,7 @@ class HundredAndOne:
         "player draw. Penalty points add up over deals and a total above 101 loses."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 4
+    rules_version = 5
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE
@@ -60,6 +69,9 @@ class HundredAndOne:
 
     def check_move_shape(self, move: game_pb2.Move) -> None:
         validate.check_move_shape(move)
+
+    def canonical_move(self, state: game_pb2.GameState, move: game_pb2.Move) -> game_pb2.Move:
+        return spelling.canonical_move(state, move)
 
     def acting_seats(self, state: game_pb2.GameState) -> list[int]:
         return [state.current_seat]  # one seat acts at a time; nothing out of turn

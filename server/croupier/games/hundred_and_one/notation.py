@@ -1,8 +1,9 @@
 """Canonical move texts: "10H", "QC>S", "DRAW", "PASS", "ACCEPT", "NAME S".
 
 Every move has exactly one text and the text parses back to the same move
-(STYLE.md convention 7); transcripts and log lines use it. A Queen always
-names a suit, so "QC" alone is not a move.
+(STYLE.md convention 7); transcripts and log lines use it. A Queen's text
+names its suit ("QC>C"); "QC" parses to the Queen naming none, which the
+engine reads as naming its own (spelling.py).
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ _FINISH_RANKS = {
 
 @dataclass(frozen=True)
 class Effect:
-    """What playing one card does (shedding.md §1.3.2, §1.4.2, §1.5.2, §1.6)."""
+    """What playing one card does (RULES.md, Card effects)."""
 
     draw_next: int = 0  # next(p) draws this many and is skipped (C5)
     transferable: bool = False  # ... unless he passes it on (a draw 6/7 with O11, §1.3.4)

@@ -3,7 +3,7 @@
 `Table` wraps one GameState (already a copy: it is changed in place) with its
 compiled rules and the list of events the move produces. Move handlers
 (`moves.py`), the deal (`deal.py`) and scoring (`scoring.py`) are written in
-terms of these primitives, so each rule of shedding.md §1.2 is stated once.
+terms of these primitives, so each rule of RULES.md (C1–C9) is stated once.
 """
 
 from __future__ import annotations

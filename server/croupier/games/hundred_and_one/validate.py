@@ -209,8 +209,8 @@ def _whole_chain(rules: Rules) -> int:
 
 def check_move_shape(move: game_pb2.Move) -> None:
     """Raise InvalidInput unless the move is one action with the fields it needs:
-    a typed move has one spelling (a Queen always names its suit, no other
-    card names one)."""
+    a Queen names one of the four suits or none (its own, spelling.py), no
+    other card names one."""
     m = move.hundred_and_one
     path = "move.hundred_and_one"
     action = m.WhichOneof("action")
@@ -221,10 +221,11 @@ def check_move_shape(move: game_pb2.Move) -> None:
         if not is_suited(card):
             raise InvalidInput(f"{path}.play.card", f"needs one of the 52 suited cards; got {card}")
         if RANK_OF[card] == QUEEN:
-            if suit not in SUITS:
+            # Unset is the Queen's own suit (A28; spelling.py reads it so).
+            if suit and suit not in SUITS:
                 raise InvalidInput(
                     f"{path}.play.named_suit",
-                    f"a Queen always names the suit to follow (its own included); got {suit}",
+                    f"a Queen names one of the four suits (unset: its own); got {suit}",
                 )
         elif suit:
             raise InvalidInput(

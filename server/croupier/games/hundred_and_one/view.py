@@ -10,7 +10,7 @@ from croupier.v1 import hundred_and_one_pb2 as pb
 
 
 def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None:
-    """Fill `view.hundred_and_one` for `seat` (shedding.md §0.5 public information)."""
+    """Fill `view.hundred_and_one` for `seat` (its own hand; sizes and piles are public)."""
     deal = state.hundred_and_one
     v = view.hundred_and_one
     v.hand.extend(deal.hands[seat].cards)

@@ -427,8 +427,9 @@ export type HundredAndOneMove_Play = Message<"croupier.v1.HundredAndOneMove.Play
   card: FrenchCard;
 
   /**
-   * A Queen names the suit to follow, always (its own suit included);
-   * any other card names none.
+   * A Queen names the suit to follow (its own suit included); a Queen sent
+   * naming none names its own (A28: read as that move, answered with the
+   * suit named). Any other card names none.
    *
    * @generated from field: croupier.v1.Suit named_suit = 2;
    */

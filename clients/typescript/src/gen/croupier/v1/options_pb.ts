@@ -189,7 +189,8 @@ export type PresetDescriptor = Message<"croupier.v1.PresetDescriptor"> & {
   settings: OptionSetting[];
 
   /**
-   * The seat counts this version is played with.
+   * The seat counts this version is played with (a table that sets the
+   * game's `players` option, where it has one, may seat more or fewer).
    *
    * @generated from field: uint32 min_seats = 4;
    */

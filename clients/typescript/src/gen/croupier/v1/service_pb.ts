@@ -80,7 +80,9 @@ export type NewGameRequest = Message<"croupier.v1.NewGameRequest"> & {
   options: OptionSetting[];
 
   /**
-   * How many seats; within the game's (and the preset's) range.
+   * How many seats; within the game's and the preset's range. A game whose
+   * options include `players` (the player count as a rule option) seats any
+   * count of that option's domain when the table sets `players` to it.
    *
    * @generated from field: uint32 seat_count = 4;
    */
