@@ -328,12 +328,25 @@ class Position:
                 "a joker is swapped for a natural card",
                 "R-S40-50",
             )
+        # V6 + V16: the card an unopened seat took must go into "one of the NEW
+        # opening melds (not a lay-off)"; a swap puts it into a meld already
+        # on the table, so it does not place it (checked once the swap fits).
+        taken_for_opening = not self.opened and self.taken_pending and self.taken_class(natural)
         self._remove([natural])
         table_meld = self.melds[index]
         try:
             meld, joker = swap(table_meld.meld, natural, self.rules.melds)
         except MeldError as error:
             raise refusal(error) from None
+        if taken_for_opening:
+            if not self.copies_of_taken():
+                raise IllegalMove(
+                    Why.SCALA40_REJECTION_REASON_OPENING_MUST_USE_TAKEN_CARD,
+                    f"the taken {card_text(self.taken)} must go into the opening melds, "
+                    "not in place of a joker (V6)",
+                    "V6",
+                )
+            self.taken_copies -= 1  # the opening must still lay a copy held besides
         self.melds[index] = TableMeld(table_meld.id, table_meld.owner, meld)
         owed = self.rules.retrieved_joker_used or not self.opened
         if self.taken_owed and self.taken_class(joker) and (not owed or not self.taken_pending):
