@@ -162,3 +162,27 @@ def test_c_s40_5_every_pair_of_options_combines_but_the_named_conflicts():
     # match_mode × threshold (2 × 2) and × reentry (2); the target with
     # every value but NO_ELIMINATION (ELIMINATION being the default)
     assert len(refused) == 6 + (len(items) - 2)
+
+
+# -- V1 × V7, V9: a single deal scores nothing, so they do not apply ---------------------
+
+
+def test_v1_single_deal_shows_plain_hand_values_whatever_v7_and_v9_say(table):
+    """§1.16 V1: SINGLE_DEAL "disables V2–V4, V9, V7 scoring effects": the
+    closer wins and `deal_points` show each hand's plain value (T-S40-24's
+    hands: 53 and 87), not V9's 100 or V7's doubling (106, 200)."""
+    from .test_examples import IN_HAND, IN_HAND_MELDS, P2_HAND, P3_HAND
+
+    for options in (
+        {"match_mode": "SINGLE_DEAL", "unopened_flat_penalty_100": True},
+        {"match_mode": "SINGLE_DEAL", "unopened_flat_penalty_100": True,
+         "close_in_hand_doubles": True},
+    ):  # fmt: skip
+        s = table.build(
+            hands={0: IN_HAND, 1: P2_HAND, 2: P3_HAND}, melds=[(1, "[9♣ 10♣ J♣]")], options=options
+        )
+        s = table.ok(s, table.open(s, 0, *IN_HAND_MELDS))
+        s = table.ok(s, table.discard(s, 0, "K♥"))
+        assert table.deal_points(s) == [0, 53, 87], options
+        assert table.scores(s) == [0, 0, 0]
+        assert list(s.match.winners) == [0]

@@ -29,16 +29,19 @@ def hand_penalty(hand: Sequence[int], rules: Rules) -> int:
 
 
 def deal_penalties(table: Table, closer: int, in_hand: bool) -> list[int]:
-    """Each seat's penalty for this deal (§1.12: V9, then V7)."""
+    """Each seat's penalty for this deal (§1.12: V9, then V7). Under
+    SINGLE_DEAL (V1) nothing is scored, and V1 "disables V2–V4, V9, V7
+    scoring effects": `deal_points` show the hands' plain values."""
     rules, deal = table.rules, table.deal
+    scored = not rules.single_deal
     points = [0] * len(table.state.seats)
     for seat, s in enumerate(table.state.seats):
         if s.eliminated or seat == closer:
             continue
         penalty = hand_penalty(deal.hands[seat].cards, rules)
-        if rules.flat_100 and not deal.opened[seat]:
+        if scored and rules.flat_100 and not deal.opened[seat]:
             penalty = FLAT_UNOPENED_PENALTY  # V9 (V5 does not change it)
-        if rules.close_in_hand_doubles and in_hand:
+        if scored and rules.close_in_hand_doubles and in_hand:
             penalty *= 2  # V7 (A-S40-13: 100 → 200)
         points[seat] = penalty
     return points
