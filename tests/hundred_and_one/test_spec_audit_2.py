@@ -83,3 +83,33 @@ def test_A1_a_winner_out_of_the_match_hands_the_lead_to_the_next_seat(table):
     assert not s.hundred_and_one.discard  # he leads any card
     assert table.hand_size(s, 1) == 0
     assert table.hand_size(s, 0) == table.hand_size(s, 2) == 5
+
+
+# -- A30: the hand size is bounded by O2's rule alone ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("options", "seats", "hand", "stock"),
+    [({"hand_size": 17}, 2, 17, 2), ({"hand_size": 25, "deck_size": 52}, 2, 25, 2),
+     ({"hand_size": 13, "deck_size": 52}, 3, 13, 13)],
+)  # fmt: skip
+def test_A30_a_hand_size_that_leaves_a_card_to_draw_is_dealt(table, options, seats, hand, stock):
+    state = table.new("hd", seats, options)
+    assert [len(h.cards) for h in state.hundred_and_one.hands] == [hand] * seats
+    assert len(state.hundred_and_one.stock) == stock
+
+
+def test_A30_a_hand_size_the_deck_cannot_deal_is_refused_naming_it():
+    from croupier.engine import api
+    from croupier.engine.errors import InvalidInput
+    from croupier.engine.options import option_settings
+    from croupier.v1 import service_pb2
+
+    request = service_pb2.NewGameRequest(
+        game="hundred_and_one", seat_count=2, seed=1, options=option_settings({"hand_size": 18})
+    )
+    with pytest.raises(InvalidInput) as refused:
+        api.new_game(request)
+    assert refused.value.violations == [
+        ("options.hand_size", "2 players × 18 cards must be fewer than the 36-card deck")
+    ]

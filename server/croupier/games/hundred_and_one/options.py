@@ -27,8 +27,10 @@ SPECS = (
           allowed=("36", "52")),
     _spec("players", INT, 4, "O2", "Number of seats (taken from NewGame's seat_count)",
           min_value=2, max_value=8),
-    _spec("hand_size", INT, 5, "O3", "Cards dealt to each player (the dealer's last is the upcard)",
-          min_value=2, max_value=12),
+    # Bounded by O2's rule alone (A30): 25 is the most two players are dealt from 52.
+    _spec("hand_size", INT, 5, "O3, A30",
+          "Cards dealt to each player (the dealer's last is the upcard); "
+          "players × hand_size < deck_size", min_value=2, max_value=25),
     _spec("opening", ENUM, "LEAD_ANY", "O4, A1",
           "LEAD_ANY: a player leads any card; DEALER_UPCARD: the dealer's last card is "
           "his first move",
