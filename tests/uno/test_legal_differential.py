@@ -258,11 +258,14 @@ def play_phase(hand: list[int], top: int, colour: int, opts: Opts) -> Moves:
 def drawn_phase(hand: list[int], drawn: int, top: int, colour: int, opts: Opts) -> Moves:
     """§2.3.2 item 2 / R4 / U9: after the draw only the drawn card may be
     played, if legal (MAY: it or PASS; MUST: it, no PASS; NEVER: PASS only).
-    An illegal drawn card leaves PASS only (UNO-18)."""
+    An illegal drawn card leaves PASS only (UNO-18). "If the drawn card is
+    legal (W+4: see 2.5)": a drawn W+4 held with a card of the colour C is a
+    bluff under CHALLENGE_ONLY, playable but never owed, so MUST keeps PASS."""
     legal = legal_on_turn(drawn, hand, top, colour, opts)
     if opts.play_drawn == pb.UNO_PLAY_DRAWN_NEVER or not legal:
         return Moves(frozenset(), pass_=True)
-    must = opts.play_drawn == pb.UNO_PLAY_DRAWN_MUST
+    bluff = KIND_OF[drawn] == Kind.WILD_DRAW_FOUR and any(COLOUR_OF[c] == colour for c in hand)
+    must = opts.play_drawn == pb.UNO_PLAY_DRAWN_MUST and not bluff
     return Moves(frozenset({drawn}), pass_=not must)
 
 

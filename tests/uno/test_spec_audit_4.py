@@ -208,3 +208,31 @@ def _kind(card: int) -> str:
         Kind.DRAW_TWO: "draw_two",
         Kind.WILD: "wild",
     }.get(KIND_OF[card], "other")
+
+
+# -- U9 MUST × R7: a drawn Wild Draw Four that would be a bluff is not owed ---------------
+
+
+@pytest.mark.parametrize(
+    ("hand", "owed"),
+    [("R1 G2", False), ("G2 B3", True)],
+    ids=["bluff-not-owed", "fair-owed"],
+)
+def test_u9_must_a_drawn_wild_draw_four_is_owed_only_when_rule_7_allows_it(table, hand, owed):
+    # §2.3.2 item 2: "if the drawn card is legal (W+4: see 2.5)". Holding R1
+    # on red, the drawn W+4 fails §2.5's condition: under CHALLENGE_ONLY it
+    # may still be played (a bluff), but U9 MUST does not oblige it, so PASS
+    # stays open (it was refused MUST_PLAY_DRAWN_CARD). Holding no red, it is
+    # legal and owed.
+    s = table.build(top="R4", hands={0: hand}, stock="W+4 …", options={"play_drawn": "MUST"})
+    s = table.ok(s, "P0 DRAW")
+    legal = table.legal(s, 0)
+    assert ("PASS" in legal) == (not owed)
+    assert any(move.startswith("W+4") for move in legal)
+    if owed:
+        assert table.reason(s, "P0 PASS") == "MUST_PLAY_DRAWN_CARD"
+        assert table.default(s, 0).startswith("W+4")
+    else:
+        passed = table.ok(s, "P0 PASS")
+        assert table.turn(passed) == (1, "PLAY")
+        assert table.default(s, 0) == "PASS"

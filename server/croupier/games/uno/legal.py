@@ -19,7 +19,6 @@ from croupier.engine import caches
 from croupier.engine.errors import FailedPrecondition
 from croupier.engine.uno_cards import (
     BLANK,
-    COLOUR_OF,
     COLOURS,
     KIND_OF,
     NUMBER_OF,
@@ -27,7 +26,7 @@ from croupier.engine.uno_cards import (
     Kind,
 )
 from croupier.games.uno.acting import acting_seats
-from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_of
+from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_of, wd4_condition_met
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -104,7 +103,8 @@ def _turn_moves(
         fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
         cards = sorted(set(hand)) if misplay else [drawn] if fits else []
         _plays(state, seat, rules, cards, False, out)
-        if not (fits and rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST):
+        must = rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST
+        if not (fits and must and wd4_condition_met(drawn, hand, colour)):
             out.append(_encoded(seat, "pass"))
     elif phase == RESPOND:
         cards = sorted(set(hand))
@@ -127,9 +127,7 @@ def _round_decided(state: game_pb2.GameState, rules: Rules) -> bool:
 
 def _wd4_fits(card: int, hand: Iterable[int], colour: int, rules: Rules) -> bool:
     """U7 STRICT: a Wild Draw Four only without a card of the current colour."""
-    if card != WILD_DRAW_FOUR or not rules.strict_wd4:
-        return True
-    return all(COLOUR_OF[c] != colour for c in hand)
+    return not rules.strict_wd4 or wd4_condition_met(card, hand, colour)
 
 
 def _jump_ins(

@@ -19,7 +19,7 @@ from croupier.engine.errors import IllegalMove, InvalidInput
 from croupier.engine.uno_cards import COLOUR_OF, KIND_OF, NUMBER_OF, WILD_DRAW_FOUR, Kind
 from croupier.engine.uno_cards import uno_card_text as card_text
 from croupier.games.uno.effects import Pending, finish_round_after_answer, pending_of, play_card
-from croupier.games.uno.rules import JUMPABLE, identical
+from croupier.games.uno.rules import JUMPABLE, identical, wd4_condition_met
 from croupier.games.uno.table import DRAWN, NAME_COLOUR, PLAY, RESPOND, Table
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
@@ -360,7 +360,7 @@ def _pass(table: Table, seat: int, m: Action) -> None:
     if (
         rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST
         and drawn in rules.playable_on(table.top, deal.colour)
-        and _wd4_ok(table, seat, drawn)
+        and wd4_condition_met(drawn, table.hand(seat), deal.colour)
     ):
         raise IllegalMove(
             Why.UNO_REJECTION_REASON_MUST_PLAY_DRAWN_CARD,

@@ -9,6 +9,8 @@ few look-ups.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from croupier.engine import caches
 from croupier.engine.live import compiled_rules
 from croupier.engine.uno_cards import (
@@ -60,6 +62,14 @@ def wheel_next(colour: int, reversed_: bool) -> int:
     """H9: the colour after `colour` on the wheel in the direction of play."""
     i = _WHEEL.index(colour)
     return _WHEEL[(i - 1) % 4] if reversed_ else _WHEEL[(i + 1) % 4]
+
+
+def wd4_condition_met(card: int, hand: Iterable[int], colour: int) -> bool:
+    """R7's condition, whatever enforces it: `card` is no Wild Draw Four, or
+    the hand holds no card of the current colour. Under CHALLENGE_ONLY a
+    Wild Draw Four that fails it is a bluff: accepted as a move, but not a
+    legal card that U9 MUST obliges a seat to play (RULES.md U9, B8)."""
+    return card != WILD_DRAW_FOUR or all(COLOUR_OF[c] != colour for c in hand)
 
 
 def matches(card: int, top: int, colour: int) -> bool:
