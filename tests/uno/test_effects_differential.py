@@ -88,6 +88,7 @@ class Opts:
     blanks: bool
     h3: bool = False
     h5: int = 0  # 0 off, TWOS, BLACK
+    h15: bool = False
     h6: bool = False
     h8: bool = False
     h12: bool = False
@@ -125,6 +126,7 @@ class Opts:
             any_zero=o.zero50_scope == pb.UNO_ZERO_SCOPE_ANY_ZERO,
             blanks=o.blank_cards_in_deck,
             h3=o.seven_zero,
+            h15=o.h2o_finish_bonus,
             h5=o.silent_trigger if o.silent_trigger in (TWOS, BLACK) else 0,
             h6=o.swap_on_five,
             h8=o.uno_in_centre,
@@ -200,6 +202,7 @@ class M:
     stages: list[int] = field(default_factory=list)  # H13
     ready: int | None = None  # H16
     final_w: int | None = None  # the winner while a final W+4 awaits its answer
+    label: int = 0  # H15: the H2O label of the card that emptied the winner's hand
 
 
 def snapshot(state: game_pb2.GameState) -> M:
@@ -239,6 +242,7 @@ def snapshot(state: game_pb2.GameState) -> M:
         finished=list(u.finished),
         stages=list(u.stages),
         ready=u.ready_seat if u.HasField("ready_seat") else None,
+        label=u.finishing_label,
     )
 
 
@@ -391,6 +395,7 @@ def play_card(
     uno: bool,
     swap_with: int | None = None,
     give: int = 0,
+    label: int = 0,
 ) -> None:
     """§2.4 (and H1 for a jump-in, which is played "as if on the jumper's own
     turn; play continues from the jumper", B16): the card lands, its colour
@@ -435,6 +440,7 @@ def play_card(
         else:
             if o.h12:
                 m.finished.append(p)
+            m.label = label  # H15 (C-UNO-7): counted when the round is scored
             final_card(m, o, t, p, kind, before_kind, before_count, stacked)
             return
     left = p in m.finished
@@ -532,8 +538,8 @@ def hand_value(o: Opts, hand: list[int]) -> int:
 def end_round(m: M, o: Opts, w: int) -> None:
     """§2.8 / R11: WINNER_COLLECTS (the winner scores the others' hands; the
     match ends at `target`), PENALTY_LIMIT (each his own hand, B30: all at
-    `limit` lose, the others win; H15's bonus only for a labelled finishing
-    card, C-UNO-7, never here) or LAZY (H7, D11: round wins, `lazy_rounds`;
+    `limit` lose, the others win; H15: a finishing card labelled "+1" takes
+    20 off the winner's total, wild "+2" 40, C-UNO-7) or LAZY (H7, D11: round wins, `lazy_rounds`;
     the loser is the highest hand, B21 ties to the nearest clockwise from
     the winner)."""
     m.phase, m.pk, m.pc, m.drawn, m.offender = DEAL_OVER, 0, 0, 0, None
@@ -550,6 +556,8 @@ def end_round(m: M, o: Opts, w: int) -> None:
         over = m.scores[w] >= o.target
         m.winners = [w] if over else []
     elif o.scoring == pb.UNO_SCORING_METHOD_PENALTY_LIMIT:
+        if o.h15:
+            values[w] = {1: -20, 2: -40}.get(m.label, 0)
         m.deal_points = values
         m.scores = [s + v for s, v in zip(m.scores, values, strict=True)]
         over = any(s >= o.limit for s in m.scores)
@@ -585,7 +593,7 @@ def predict(m: M, o: Opts, t: Track, seat: int, move: pb.UnoMove, misplay: bool 
     elif action in ("play", "jump_in"):
         p = getattr(move, action)
         swap_with = p.swap_with if p.HasField("swap_with") else None
-        play_card(m, o, t, seat, p.card, p.colour, p.uno, swap_with, p.give)
+        play_card(m, o, t, seat, p.card, p.colour, p.uno, swap_with, p.give, p.h2o_label)
     elif action == "draw":
         # R4 / U9: the drawn card may be played (phase DRAWN) unless NEVER;
         # a draw that finds nothing ends the turn.
@@ -827,6 +835,7 @@ def compare(model: M, engine: M) -> list[str]:
     check("slap", model.slap, engine.slap)
     check("swap", model.swap, engine.swap)
     check("ready", model.ready, engine.ready)
+    check("finishing_label", model.label, engine.label)
     return problems
 
 

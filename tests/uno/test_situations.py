@@ -8,11 +8,14 @@ unless listed; C = the current colour.
 
 from __future__ import annotations
 
+import pytest
+
 from croupier.engine.uno_cards import parse_uno_card
 from croupier.games.uno import deal as dealing
 from croupier.games.uno.rules import rules_for
-from croupier.games.uno.scoring import hand_points, winner_bonus
+from croupier.games.uno.scoring import hand_points
 from croupier.games.uno.table import Table as Round
+from croupier.v1 import uno_pb2 as pb
 
 
 def test_uno_01_a_number_matches_by_number_a_symbol_never(table):
@@ -303,13 +306,48 @@ def test_uno_36_a_lone_zero_is_worth_50(table):
     assert hand_points([parse_uno_card("B0"), parse_uno_card("R3")], rules) == 3
 
 
-def test_uno_37_the_h2o_finishing_bonus(table):
-    # C-UNO-7: "+1" and wild "+2" are labels of the finishing card in scoring.
-    s = table.new(options={"h2o_finish_bonus": True})
-    rules = rules_for(s.options.uno)
-    assert 70 + winner_bonus("+1", rules) == 50
-    assert 70 + winner_bonus("wild +2", rules) == 30
-    assert winner_bonus("", rules) == 0
+@pytest.mark.parametrize(
+    ("label", "total"), [("", 70), (" H2O+1", 50), (" H2O+2", 30)], ids=["none", "+1", "wild+2"]
+)
+def test_uno_37_the_h2o_finishing_bonus(table, label, total):
+    # H15 under PENALTY_LIMIT (which it brings, C-UNO-6); C-UNO-7: "+1" and
+    # wild "+2" are labels of the finishing card, named by the play. P0 at 70
+    # goes out: 50 with "+1", 30 with wild "+2"; the others score their hands.
+    hands = {0: "R5", 1: "G7", 2: "B9 Y1", 3: "R+2"}
+    s = table.build(top="R4", hands=hands, scores=[70, 0, 0, 0],
+                    options={"h2o_finish_bonus": True})  # fmt: skip
+    assert {"R5", "R5 H2O+1", "R5 H2O+2"} <= table.legal(s, 0)
+    s = table.ok(s, table.move(0, "R5" + label))
+    assert table.scores(s) == [total, 7, 10, 20]
+    assert table.deal_points(s) == [total - 70, 7, 10, 20]
+
+
+def test_h15_a_final_wild_draw_four_keeps_its_label_until_its_answer(table):
+    # The round a final W+4 ends is scored once its target answers (B11): the
+    # label waits in the state (`finishing_label`) and counts then.
+    hands = {0: "W+4", 1: "G7", 2: "B9", 3: "Y1"}
+    s = table.build(top="R4", hands=hands, scores=[70, 0, 0, 0],
+                    options={"h2o_finish_bonus": True})  # fmt: skip
+    s = table.ok(s, table.move(0, "W+4>G H2O+2"))
+    assert table.turn(s) == (1, "RESPOND")
+    assert s.uno.finishing_label == pb.UNO_H2O_LABEL_WILD_PLUS_TWO
+    s = table.ok(s, "P1 ACCEPT")
+    assert table.scores(s)[0] == 30
+
+
+@pytest.mark.parametrize(
+    ("options", "hands", "why"),
+    [({"h2o_finish_bonus": True}, {0: "R5 G1"}, "an H2O label goes only with the card that "
+      "wins the round"),
+     ({}, {0: "R5"}, "an H2O label goes only with h2o_finish_bonus (H15)")],
+    ids=["not-the-last-card", "no-h15"],
+)  # fmt: skip
+def test_h15_a_label_is_refused_where_no_card_wins_the_round(table, options, hands, why):
+    s = table.build(top="R4", hands=hands, options=options)
+    answer = table.apply(s, table.move(0, "R5 H2O+1"))
+    assert not answer.accepted
+    assert answer.rejection.message == why and answer.rejection.rule == "H15"
+    assert "R5 H2O+1" not in table.legal(s, 0)
 
 
 def test_uno_39_lazy_scoring_the_loser_deals_the_winner_leads(table):

@@ -318,3 +318,18 @@ def test_b30_scoring_never_raises_when_every_total_reaches_the_limit(table):
     assert state.match.phase == game_pb2.MATCH_PHASE_MATCH_OVER
     assert [seat.score for seat in state.seats] == [100, 110, 104, 104]
     assert list(state.match.winners) == []
+
+
+def test_h15_a_finishing_label_labels_the_card_that_emptied_top_players_hand(table):
+    h15 = {"h2o_finish_bonus": True}
+    state = _round_over(table, h15)
+    state.uno.finishing_label = pb.UNO_H2O_LABEL_PLUS_ONE
+    api.check_state(state)  # P0's R7 emptied his hand
+    state.uno.finishing_label = 9
+    _refused_at(state, "state.uno.finishing_label", "unknown H2O label 9")
+    state = table.build(top="R4", hands={0: "R6 Y1"}, options=h15)
+    state.uno.finishing_label = pb.UNO_H2O_LABEL_PLUS_ONE
+    _refused_at(state, "state.uno.finishing_label", "none did")
+    state = _round_over(table)
+    state.uno.finishing_label = pb.UNO_H2O_LABEL_WILD_PLUS_TWO
+    _refused_at(state, "state.uno.finishing_label", "needs h2o_finish_bonus (H15)")

@@ -832,6 +832,63 @@ func (UnoPendingKind) EnumDescriptor() ([]byte, []int) {
 	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{14}
 }
 
+// The full state of an UNO deal. Hidden parts (other hands, the stock, the
+// guilt of the last Wild Draw Four, an offered card) are removed by GetView.
+// H15 (C-UNO-7): the UNO H2O label a finishing card carries in scoring.
+// The H2O cards add no card to the deck: a play names the label of the card
+// that empties its player's hand.
+type UnoH2OLabel int32
+
+const (
+	// An ordinary finishing card.
+	UnoH2OLabel_UNO_H2O_LABEL_UNSPECIFIED UnoH2OLabel = 0
+	// "+1": 20 off the round winner's total.
+	UnoH2OLabel_UNO_H2O_LABEL_PLUS_ONE UnoH2OLabel = 1
+	// Wild "+2": 40 off the round winner's total.
+	UnoH2OLabel_UNO_H2O_LABEL_WILD_PLUS_TWO UnoH2OLabel = 2
+)
+
+// Enum value maps for UnoH2OLabel.
+var (
+	UnoH2OLabel_name = map[int32]string{
+		0: "UNO_H2O_LABEL_UNSPECIFIED",
+		1: "UNO_H2O_LABEL_PLUS_ONE",
+		2: "UNO_H2O_LABEL_WILD_PLUS_TWO",
+	}
+	UnoH2OLabel_value = map[string]int32{
+		"UNO_H2O_LABEL_UNSPECIFIED":   0,
+		"UNO_H2O_LABEL_PLUS_ONE":      1,
+		"UNO_H2O_LABEL_WILD_PLUS_TWO": 2,
+	}
+)
+
+func (x UnoH2OLabel) Enum() *UnoH2OLabel {
+	p := new(UnoH2OLabel)
+	*p = x
+	return p
+}
+
+func (x UnoH2OLabel) String() string {
+	return protoimpl.X.EnumStringOf(x.Descriptor(), protoreflect.EnumNumber(x))
+}
+
+func (UnoH2OLabel) Descriptor() protoreflect.EnumDescriptor {
+	return file_croupier_v1_uno_proto_enumTypes[15].Descriptor()
+}
+
+func (UnoH2OLabel) Type() protoreflect.EnumType {
+	return &file_croupier_v1_uno_proto_enumTypes[15]
+}
+
+func (x UnoH2OLabel) Number() protoreflect.EnumNumber {
+	return protoreflect.EnumNumber(x)
+}
+
+// Deprecated: Use UnoH2OLabel.Descriptor instead.
+func (UnoH2OLabel) EnumDescriptor() ([]byte, []int) {
+	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{15}
+}
+
 // What happened that only UNO has (Event.kind EVENT_KIND_GAME_RULE).
 type UnoEventKind int32
 
@@ -973,11 +1030,11 @@ func (x UnoEventKind) String() string {
 }
 
 func (UnoEventKind) Descriptor() protoreflect.EnumDescriptor {
-	return file_croupier_v1_uno_proto_enumTypes[15].Descriptor()
+	return file_croupier_v1_uno_proto_enumTypes[16].Descriptor()
 }
 
 func (UnoEventKind) Type() protoreflect.EnumType {
-	return &file_croupier_v1_uno_proto_enumTypes[15]
+	return &file_croupier_v1_uno_proto_enumTypes[16]
 }
 
 func (x UnoEventKind) Number() protoreflect.EnumNumber {
@@ -986,7 +1043,7 @@ func (x UnoEventKind) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use UnoEventKind.Descriptor instead.
 func (UnoEventKind) EnumDescriptor() ([]byte, []int) {
-	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{15}
+	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{16}
 }
 
 // Why the UNO rules forbid a move (Rejection.game_reason). Names say the
@@ -1129,11 +1186,11 @@ func (x UnoRejectionReason) String() string {
 }
 
 func (UnoRejectionReason) Descriptor() protoreflect.EnumDescriptor {
-	return file_croupier_v1_uno_proto_enumTypes[16].Descriptor()
+	return file_croupier_v1_uno_proto_enumTypes[17].Descriptor()
 }
 
 func (UnoRejectionReason) Type() protoreflect.EnumType {
-	return &file_croupier_v1_uno_proto_enumTypes[16]
+	return &file_croupier_v1_uno_proto_enumTypes[17]
 }
 
 func (x UnoRejectionReason) Number() protoreflect.EnumNumber {
@@ -1142,7 +1199,7 @@ func (x UnoRejectionReason) Number() protoreflect.EnumNumber {
 
 // Deprecated: Use UnoRejectionReason.Descriptor instead.
 func (UnoRejectionReason) EnumDescriptor() ([]byte, []int) {
-	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{16}
+	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{17}
 }
 
 // Every rule option of UNO, resolved. Field names are the option names of
@@ -1713,8 +1770,6 @@ func (x *UnoReveal) GetCards() []UnoCard {
 	return nil
 }
 
-// The full state of an UNO deal. Hidden parts (other hands, the stock, the
-// guilt of the last Wild Draw Four, an offered card) are removed by GetView.
 type UnoState struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
 	// One hand per seat, indexed by seat.
@@ -1770,9 +1825,13 @@ type UnoState struct {
 	// R7: the hand a challenge revealed, to the challenger only.
 	Reveal *UnoReveal `protobuf:"bytes,25,opt,name=reveal,proto3" json:"reveal,omitempty"`
 	// H7: the loser of the last round (he deals the next one).
-	RoundLoser    uint32 `protobuf:"varint,26,opt,name=round_loser,json=roundLoser,proto3" json:"round_loser,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	RoundLoser uint32 `protobuf:"varint,26,opt,name=round_loser,json=roundLoser,proto3" json:"round_loser,omitempty"`
+	// H15: the label the card that emptied `top_player`'s hand carried, from
+	// that play to the next deal (a final Wild Draw Four's round is scored
+	// after its answer); unset otherwise.
+	FinishingLabel UnoH2OLabel `protobuf:"varint,27,opt,name=finishing_label,json=finishingLabel,proto3,enum=croupier.v1.UnoH2OLabel" json:"finishing_label,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UnoState) Reset() {
@@ -1987,8 +2046,15 @@ func (x *UnoState) GetRoundLoser() uint32 {
 	return 0
 }
 
+func (x *UnoState) GetFinishingLabel() UnoH2OLabel {
+	if x != nil {
+		return x.FinishingLabel
+	}
+	return UnoH2OLabel_UNO_H2O_LABEL_UNSPECIFIED
+}
+
 // An UNO move: exactly one typed action. Canonical texts (RULES.md,
-// Notation): "R7", "W>G", "W+4>B", "B3 UNO", "G7 SWAP 2", "R5 SWAP 3 G2",
+// Notation): "R7", "W>G", "W+4>B", "R5 H2O+1", "B3 UNO", "G7 SWAP 2", "R5 SWAP 3 G2",
 // "JUMP R7", "DRAW", "PASS", "ACCEPT", "CHALLENGE", "UNO", "CATCH 2", "SLAP",
 // "TIME", "REPORT 1", "GIVE G2", "COLOUR G", "READY".
 type UnoMove struct {
@@ -2371,9 +2437,11 @@ type UnoView struct {
 	Stages    []uint32     `protobuf:"varint,22,rep,packed,name=stages,proto3" json:"stages,omitempty"`
 	ReadySeat *uint32      `protobuf:"varint,23,opt,name=ready_seat,json=readySeat,proto3,oneof" json:"ready_seat,omitempty"`
 	// The hand a challenge showed the viewer (R7).
-	Reveal        *UnoReveal `protobuf:"bytes,24,opt,name=reveal,proto3" json:"reveal,omitempty"`
-	unknownFields protoimpl.UnknownFields
-	sizeCache     protoimpl.SizeCache
+	Reveal *UnoReveal `protobuf:"bytes,24,opt,name=reveal,proto3" json:"reveal,omitempty"`
+	// H15: the label of the card that emptied `top_player`'s hand (public).
+	FinishingLabel UnoH2OLabel `protobuf:"varint,25,opt,name=finishing_label,json=finishingLabel,proto3,enum=croupier.v1.UnoH2OLabel" json:"finishing_label,omitempty"`
+	unknownFields  protoimpl.UnknownFields
+	sizeCache      protoimpl.SizeCache
 }
 
 func (x *UnoView) Reset() {
@@ -2574,6 +2642,13 @@ func (x *UnoView) GetReveal() *UnoReveal {
 	return nil
 }
 
+func (x *UnoView) GetFinishingLabel() UnoH2OLabel {
+	if x != nil {
+		return x.FinishingLabel
+	}
+	return UnoH2OLabel_UNO_H2O_LABEL_UNSPECIFIED
+}
+
 // A card from the hand, with the choices it carries.
 type UnoMove_Play struct {
 	state protoimpl.MessageState `protogen:"open.v1"`
@@ -2585,8 +2660,11 @@ type UnoMove_Play struct {
 	Uno bool `protobuf:"varint,3,opt,name=uno,proto3" json:"uno,omitempty"`
 	// H3: a 7 names the seat to exchange hands with. H6: a 5 may name the
 	// seat to exchange one card with, giving `give`.
-	SwapWith      *uint32 `protobuf:"varint,4,opt,name=swap_with,json=swapWith,proto3,oneof" json:"swap_with,omitempty"`
-	Give          UnoCard `protobuf:"varint,5,opt,name=give,proto3,enum=croupier.v1.UnoCard" json:"give,omitempty"`
+	SwapWith *uint32 `protobuf:"varint,4,opt,name=swap_with,json=swapWith,proto3,oneof" json:"swap_with,omitempty"`
+	Give     UnoCard `protobuf:"varint,5,opt,name=give,proto3,enum=croupier.v1.UnoCard" json:"give,omitempty"`
+	// H15 (C-UNO-7): the H2O label of the card played, only with the card
+	// that empties the hand and only under h2o_finish_bonus.
+	H2OLabel      UnoH2OLabel `protobuf:"varint,6,opt,name=h2o_label,json=h2oLabel,proto3,enum=croupier.v1.UnoH2OLabel" json:"h2o_label,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -2654,6 +2732,13 @@ func (x *UnoMove_Play) GetGive() UnoCard {
 		return x.Give
 	}
 	return UnoCard_UNO_CARD_UNSPECIFIED
+}
+
+func (x *UnoMove_Play) GetH2OLabel() UnoH2OLabel {
+	if x != nil {
+		return x.H2OLabel
+	}
+	return UnoH2OLabel_UNO_H2O_LABEL_UNSPECIFIED
 }
 
 // Draw one card from the stock (R4).
@@ -3200,7 +3285,7 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"\tUnoReveal\x12\x16\n" +
 	"\x06viewer\x18\x01 \x01(\rR\x06viewer\x12\x14\n" +
 	"\x05owner\x18\x02 \x01(\rR\x05owner\x12*\n" +
-	"\x05cards\x18\x03 \x03(\x0e2\x14.croupier.v1.UnoCardR\x05cards\"\xe5\b\n" +
+	"\x05cards\x18\x03 \x03(\x0e2\x14.croupier.v1.UnoCardR\x05cards\"\xa8\t\n" +
 	"\bUnoState\x12*\n" +
 	"\x05hands\x18\x01 \x03(\v2\x14.croupier.v1.UnoHandR\x05hands\x12*\n" +
 	"\x05stock\x18\x02 \x03(\x0e2\x14.croupier.v1.UnoCardR\x05stock\x12.\n" +
@@ -3234,11 +3319,13 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"ready_seat\x18\x18 \x01(\rH\x03R\treadySeat\x88\x01\x01\x12.\n" +
 	"\x06reveal\x18\x19 \x01(\v2\x16.croupier.v1.UnoRevealR\x06reveal\x12\x1f\n" +
 	"\vround_loser\x18\x1a \x01(\rR\n" +
-	"roundLoserB\r\n" +
+	"roundLoser\x12A\n" +
+	"\x0ffinishing_label\x18\x1b \x01(\x0e2\x18.croupier.v1.UnoH2oLabelR\x0efinishingLabelB\r\n" +
 	"\v_top_playerB\x0f\n" +
 	"\r_uno_offenderB\x0f\n" +
 	"\r_silence_seatB\r\n" +
-	"\v_ready_seat\"\xfe\t\n" +
+	"\v_ready_seat\"\xb5\n" +
+	"\n" +
 	"\aUnoMove\x12/\n" +
 	"\x04play\x18\x01 \x01(\v2\x19.croupier.v1.UnoMove.PlayH\x00R\x04play\x124\n" +
 	"\ajump_in\x18\x02 \x01(\v2\x19.croupier.v1.UnoMove.PlayH\x00R\x06jumpIn\x12/\n" +
@@ -3256,13 +3343,14 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"\x04give\x18\f \x01(\v2\x19.croupier.v1.UnoMove.GiveH\x00R\x04give\x12B\n" +
 	"\vname_colour\x18\r \x01(\v2\x1f.croupier.v1.UnoMove.NameColourH\x00R\n" +
 	"nameColour\x122\n" +
-	"\x05ready\x18\x0e \x01(\v2\x1a.croupier.v1.UnoMove.ReadyH\x00R\x05ready\x1a\xcb\x01\n" +
+	"\x05ready\x18\x0e \x01(\v2\x1a.croupier.v1.UnoMove.ReadyH\x00R\x05ready\x1a\x82\x02\n" +
 	"\x04Play\x12(\n" +
 	"\x04card\x18\x01 \x01(\x0e2\x14.croupier.v1.UnoCardR\x04card\x12-\n" +
 	"\x06colour\x18\x02 \x01(\x0e2\x15.croupier.v1.UnoColorR\x06colour\x12\x10\n" +
 	"\x03uno\x18\x03 \x01(\bR\x03uno\x12 \n" +
 	"\tswap_with\x18\x04 \x01(\rH\x00R\bswapWith\x88\x01\x01\x12(\n" +
-	"\x04give\x18\x05 \x01(\x0e2\x14.croupier.v1.UnoCardR\x04giveB\f\n" +
+	"\x04give\x18\x05 \x01(\x0e2\x14.croupier.v1.UnoCardR\x04give\x125\n" +
+	"\th2o_label\x18\x06 \x01(\x0e2\x18.croupier.v1.UnoH2oLabelR\bh2oLabelB\f\n" +
 	"\n" +
 	"_swap_with\x1a\x06\n" +
 	"\x04Draw\x1a\x06\n" +
@@ -3288,7 +3376,7 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"\x04kind\x18\x01 \x01(\x0e2\x19.croupier.v1.UnoEventKindR\x04kind\x12-\n" +
 	"\x06colour\x18\x02 \x01(\x0e2\x15.croupier.v1.UnoColorR\x06colour\x12\x16\n" +
 	"\x06guilty\x18\x03 \x01(\bR\x06guilty\x12\x14\n" +
-	"\x05stage\x18\x04 \x01(\rR\x05stage\"\xed\a\n" +
+	"\x05stage\x18\x04 \x01(\rR\x05stage\"\xb0\b\n" +
 	"\aUnoView\x12(\n" +
 	"\x04hand\x18\x01 \x03(\x0e2\x14.croupier.v1.UnoCardR\x04hand\x12\x1d\n" +
 	"\n" +
@@ -3320,7 +3408,8 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"\x06stages\x18\x16 \x03(\rR\x06stages\x12\"\n" +
 	"\n" +
 	"ready_seat\x18\x17 \x01(\rH\x03R\treadySeat\x88\x01\x01\x12.\n" +
-	"\x06reveal\x18\x18 \x01(\v2\x16.croupier.v1.UnoRevealR\x06revealB\r\n" +
+	"\x06reveal\x18\x18 \x01(\v2\x16.croupier.v1.UnoRevealR\x06reveal\x12A\n" +
+	"\x0ffinishing_label\x18\x19 \x01(\x0e2\x18.croupier.v1.UnoH2oLabelR\x0efinishingLabelB\r\n" +
 	"\v_top_playerB\x0f\n" +
 	"\r_uno_offenderB\x0f\n" +
 	"\r_silence_seatB\r\n" +
@@ -3392,7 +3481,11 @@ const file_croupier_v1_uno_proto_rawDesc = "" +
 	"\x19UNO_PENDING_KIND_DRAW_TWO\x10\x01\x12#\n" +
 	"\x1fUNO_PENDING_KIND_WILD_DRAW_FOUR\x10\x02\x12\x1d\n" +
 	"\x19UNO_PENDING_KIND_PLUS_TEN\x10\x03\x12\x19\n" +
-	"\x15UNO_PENDING_KIND_SKIP\x10\x04*\xa8\a\n" +
+	"\x15UNO_PENDING_KIND_SKIP\x10\x04*i\n" +
+	"\vUnoH2oLabel\x12\x1d\n" +
+	"\x19UNO_H2O_LABEL_UNSPECIFIED\x10\x00\x12\x1a\n" +
+	"\x16UNO_H2O_LABEL_PLUS_ONE\x10\x01\x12\x1f\n" +
+	"\x1bUNO_H2O_LABEL_WILD_PLUS_TWO\x10\x02*\xa8\a\n" +
 	"\fUnoEventKind\x12\x1e\n" +
 	"\x1aUNO_EVENT_KIND_UNSPECIFIED\x10\x00\x12 \n" +
 	"\x1cUNO_EVENT_KIND_DEALER_CHOSEN\x10\x01\x12&\n" +
@@ -3466,7 +3559,7 @@ func file_croupier_v1_uno_proto_rawDescGZIP() []byte {
 	return file_croupier_v1_uno_proto_rawDescData
 }
 
-var file_croupier_v1_uno_proto_enumTypes = make([]protoimpl.EnumInfo, 17)
+var file_croupier_v1_uno_proto_enumTypes = make([]protoimpl.EnumInfo, 18)
 var file_croupier_v1_uno_proto_msgTypes = make([]protoimpl.MessageInfo, 22)
 var file_croupier_v1_uno_proto_goTypes = []any{
 	(UnoFirstCardPolicy)(0),         // 0: croupier.v1.UnoFirstCardPolicy
@@ -3484,32 +3577,33 @@ var file_croupier_v1_uno_proto_goTypes = []any{
 	(UnoZeroScope)(0),               // 12: croupier.v1.UnoZeroScope
 	(UnoPhase)(0),                   // 13: croupier.v1.UnoPhase
 	(UnoPendingKind)(0),             // 14: croupier.v1.UnoPendingKind
-	(UnoEventKind)(0),               // 15: croupier.v1.UnoEventKind
-	(UnoRejectionReason)(0),         // 16: croupier.v1.UnoRejectionReason
-	(*UnoOptions)(nil),              // 17: croupier.v1.UnoOptions
-	(*UnoHand)(nil),                 // 18: croupier.v1.UnoHand
-	(*UnoSlapWindow)(nil),           // 19: croupier.v1.UnoSlapWindow
-	(*UnoCardSwap)(nil),             // 20: croupier.v1.UnoCardSwap
-	(*UnoReveal)(nil),               // 21: croupier.v1.UnoReveal
-	(*UnoState)(nil),                // 22: croupier.v1.UnoState
-	(*UnoMove)(nil),                 // 23: croupier.v1.UnoMove
-	(*UnoEvent)(nil),                // 24: croupier.v1.UnoEvent
-	(*UnoView)(nil),                 // 25: croupier.v1.UnoView
-	(*UnoMove_Play)(nil),            // 26: croupier.v1.UnoMove.Play
-	(*UnoMove_Draw)(nil),            // 27: croupier.v1.UnoMove.Draw
-	(*UnoMove_Pass)(nil),            // 28: croupier.v1.UnoMove.Pass
-	(*UnoMove_Accept)(nil),          // 29: croupier.v1.UnoMove.Accept
-	(*UnoMove_Challenge)(nil),       // 30: croupier.v1.UnoMove.Challenge
-	(*UnoMove_CallUno)(nil),         // 31: croupier.v1.UnoMove.CallUno
-	(*UnoMove_Catch)(nil),           // 32: croupier.v1.UnoMove.Catch
-	(*UnoMove_Slap)(nil),            // 33: croupier.v1.UnoMove.Slap
-	(*UnoMove_SlapTimeUp)(nil),      // 34: croupier.v1.UnoMove.SlapTimeUp
-	(*UnoMove_ReportSilence)(nil),   // 35: croupier.v1.UnoMove.ReportSilence
-	(*UnoMove_Give)(nil),            // 36: croupier.v1.UnoMove.Give
-	(*UnoMove_NameColour)(nil),      // 37: croupier.v1.UnoMove.NameColour
-	(*UnoMove_Ready)(nil),           // 38: croupier.v1.UnoMove.Ready
-	(UnoCard)(0),                    // 39: croupier.v1.UnoCard
-	(UnoColor)(0),                   // 40: croupier.v1.UnoColor
+	(UnoH2OLabel)(0),                // 15: croupier.v1.UnoH2oLabel
+	(UnoEventKind)(0),               // 16: croupier.v1.UnoEventKind
+	(UnoRejectionReason)(0),         // 17: croupier.v1.UnoRejectionReason
+	(*UnoOptions)(nil),              // 18: croupier.v1.UnoOptions
+	(*UnoHand)(nil),                 // 19: croupier.v1.UnoHand
+	(*UnoSlapWindow)(nil),           // 20: croupier.v1.UnoSlapWindow
+	(*UnoCardSwap)(nil),             // 21: croupier.v1.UnoCardSwap
+	(*UnoReveal)(nil),               // 22: croupier.v1.UnoReveal
+	(*UnoState)(nil),                // 23: croupier.v1.UnoState
+	(*UnoMove)(nil),                 // 24: croupier.v1.UnoMove
+	(*UnoEvent)(nil),                // 25: croupier.v1.UnoEvent
+	(*UnoView)(nil),                 // 26: croupier.v1.UnoView
+	(*UnoMove_Play)(nil),            // 27: croupier.v1.UnoMove.Play
+	(*UnoMove_Draw)(nil),            // 28: croupier.v1.UnoMove.Draw
+	(*UnoMove_Pass)(nil),            // 29: croupier.v1.UnoMove.Pass
+	(*UnoMove_Accept)(nil),          // 30: croupier.v1.UnoMove.Accept
+	(*UnoMove_Challenge)(nil),       // 31: croupier.v1.UnoMove.Challenge
+	(*UnoMove_CallUno)(nil),         // 32: croupier.v1.UnoMove.CallUno
+	(*UnoMove_Catch)(nil),           // 33: croupier.v1.UnoMove.Catch
+	(*UnoMove_Slap)(nil),            // 34: croupier.v1.UnoMove.Slap
+	(*UnoMove_SlapTimeUp)(nil),      // 35: croupier.v1.UnoMove.SlapTimeUp
+	(*UnoMove_ReportSilence)(nil),   // 36: croupier.v1.UnoMove.ReportSilence
+	(*UnoMove_Give)(nil),            // 37: croupier.v1.UnoMove.Give
+	(*UnoMove_NameColour)(nil),      // 38: croupier.v1.UnoMove.NameColour
+	(*UnoMove_Ready)(nil),           // 39: croupier.v1.UnoMove.Ready
+	(UnoCard)(0),                    // 40: croupier.v1.UnoCard
+	(UnoColor)(0),                   // 41: croupier.v1.UnoColor
 }
 var file_croupier_v1_uno_proto_depIdxs = []int32{
 	0,  // 0: croupier.v1.UnoOptions.first_card_policy:type_name -> croupier.v1.UnoFirstCardPolicy
@@ -3525,55 +3619,58 @@ var file_croupier_v1_uno_proto_depIdxs = []int32{
 	10, // 10: croupier.v1.UnoOptions.dealer_selection:type_name -> croupier.v1.UnoDealerSelection
 	11, // 11: croupier.v1.UnoOptions.silent_trigger:type_name -> croupier.v1.UnoSilentTrigger
 	12, // 12: croupier.v1.UnoOptions.zero50_scope:type_name -> croupier.v1.UnoZeroScope
-	39, // 13: croupier.v1.UnoHand.cards:type_name -> croupier.v1.UnoCard
-	39, // 14: croupier.v1.UnoCardSwap.card:type_name -> croupier.v1.UnoCard
-	39, // 15: croupier.v1.UnoReveal.cards:type_name -> croupier.v1.UnoCard
-	18, // 16: croupier.v1.UnoState.hands:type_name -> croupier.v1.UnoHand
-	39, // 17: croupier.v1.UnoState.stock:type_name -> croupier.v1.UnoCard
-	39, // 18: croupier.v1.UnoState.discard:type_name -> croupier.v1.UnoCard
-	40, // 19: croupier.v1.UnoState.colour:type_name -> croupier.v1.UnoColor
+	40, // 13: croupier.v1.UnoHand.cards:type_name -> croupier.v1.UnoCard
+	40, // 14: croupier.v1.UnoCardSwap.card:type_name -> croupier.v1.UnoCard
+	40, // 15: croupier.v1.UnoReveal.cards:type_name -> croupier.v1.UnoCard
+	19, // 16: croupier.v1.UnoState.hands:type_name -> croupier.v1.UnoHand
+	40, // 17: croupier.v1.UnoState.stock:type_name -> croupier.v1.UnoCard
+	40, // 18: croupier.v1.UnoState.discard:type_name -> croupier.v1.UnoCard
+	41, // 19: croupier.v1.UnoState.colour:type_name -> croupier.v1.UnoColor
 	13, // 20: croupier.v1.UnoState.phase:type_name -> croupier.v1.UnoPhase
 	14, // 21: croupier.v1.UnoState.pending_kind:type_name -> croupier.v1.UnoPendingKind
-	39, // 22: croupier.v1.UnoState.drawn_card:type_name -> croupier.v1.UnoCard
-	40, // 23: croupier.v1.UnoState.wd4_previous_colour:type_name -> croupier.v1.UnoColor
-	19, // 24: croupier.v1.UnoState.slap:type_name -> croupier.v1.UnoSlapWindow
-	20, // 25: croupier.v1.UnoState.card_swap:type_name -> croupier.v1.UnoCardSwap
-	21, // 26: croupier.v1.UnoState.reveal:type_name -> croupier.v1.UnoReveal
-	26, // 27: croupier.v1.UnoMove.play:type_name -> croupier.v1.UnoMove.Play
-	26, // 28: croupier.v1.UnoMove.jump_in:type_name -> croupier.v1.UnoMove.Play
-	27, // 29: croupier.v1.UnoMove.draw:type_name -> croupier.v1.UnoMove.Draw
-	28, // 30: croupier.v1.UnoMove.pass:type_name -> croupier.v1.UnoMove.Pass
-	29, // 31: croupier.v1.UnoMove.accept:type_name -> croupier.v1.UnoMove.Accept
-	30, // 32: croupier.v1.UnoMove.challenge:type_name -> croupier.v1.UnoMove.Challenge
-	31, // 33: croupier.v1.UnoMove.call_uno:type_name -> croupier.v1.UnoMove.CallUno
-	32, // 34: croupier.v1.UnoMove.catch:type_name -> croupier.v1.UnoMove.Catch
-	33, // 35: croupier.v1.UnoMove.slap:type_name -> croupier.v1.UnoMove.Slap
-	34, // 36: croupier.v1.UnoMove.slap_time_up:type_name -> croupier.v1.UnoMove.SlapTimeUp
-	35, // 37: croupier.v1.UnoMove.report_silence:type_name -> croupier.v1.UnoMove.ReportSilence
-	36, // 38: croupier.v1.UnoMove.give:type_name -> croupier.v1.UnoMove.Give
-	37, // 39: croupier.v1.UnoMove.name_colour:type_name -> croupier.v1.UnoMove.NameColour
-	38, // 40: croupier.v1.UnoMove.ready:type_name -> croupier.v1.UnoMove.Ready
-	15, // 41: croupier.v1.UnoEvent.kind:type_name -> croupier.v1.UnoEventKind
-	40, // 42: croupier.v1.UnoEvent.colour:type_name -> croupier.v1.UnoColor
-	39, // 43: croupier.v1.UnoView.hand:type_name -> croupier.v1.UnoCard
-	39, // 44: croupier.v1.UnoView.discard:type_name -> croupier.v1.UnoCard
-	40, // 45: croupier.v1.UnoView.colour:type_name -> croupier.v1.UnoColor
-	13, // 46: croupier.v1.UnoView.phase:type_name -> croupier.v1.UnoPhase
-	14, // 47: croupier.v1.UnoView.pending_kind:type_name -> croupier.v1.UnoPendingKind
-	39, // 48: croupier.v1.UnoView.drawn_card:type_name -> croupier.v1.UnoCard
-	19, // 49: croupier.v1.UnoView.slap:type_name -> croupier.v1.UnoSlapWindow
-	20, // 50: croupier.v1.UnoView.card_swap:type_name -> croupier.v1.UnoCardSwap
-	21, // 51: croupier.v1.UnoView.reveal:type_name -> croupier.v1.UnoReveal
-	39, // 52: croupier.v1.UnoMove.Play.card:type_name -> croupier.v1.UnoCard
-	40, // 53: croupier.v1.UnoMove.Play.colour:type_name -> croupier.v1.UnoColor
-	39, // 54: croupier.v1.UnoMove.Play.give:type_name -> croupier.v1.UnoCard
-	39, // 55: croupier.v1.UnoMove.Give.card:type_name -> croupier.v1.UnoCard
-	40, // 56: croupier.v1.UnoMove.NameColour.colour:type_name -> croupier.v1.UnoColor
-	57, // [57:57] is the sub-list for method output_type
-	57, // [57:57] is the sub-list for method input_type
-	57, // [57:57] is the sub-list for extension type_name
-	57, // [57:57] is the sub-list for extension extendee
-	0,  // [0:57] is the sub-list for field type_name
+	40, // 22: croupier.v1.UnoState.drawn_card:type_name -> croupier.v1.UnoCard
+	41, // 23: croupier.v1.UnoState.wd4_previous_colour:type_name -> croupier.v1.UnoColor
+	20, // 24: croupier.v1.UnoState.slap:type_name -> croupier.v1.UnoSlapWindow
+	21, // 25: croupier.v1.UnoState.card_swap:type_name -> croupier.v1.UnoCardSwap
+	22, // 26: croupier.v1.UnoState.reveal:type_name -> croupier.v1.UnoReveal
+	15, // 27: croupier.v1.UnoState.finishing_label:type_name -> croupier.v1.UnoH2oLabel
+	27, // 28: croupier.v1.UnoMove.play:type_name -> croupier.v1.UnoMove.Play
+	27, // 29: croupier.v1.UnoMove.jump_in:type_name -> croupier.v1.UnoMove.Play
+	28, // 30: croupier.v1.UnoMove.draw:type_name -> croupier.v1.UnoMove.Draw
+	29, // 31: croupier.v1.UnoMove.pass:type_name -> croupier.v1.UnoMove.Pass
+	30, // 32: croupier.v1.UnoMove.accept:type_name -> croupier.v1.UnoMove.Accept
+	31, // 33: croupier.v1.UnoMove.challenge:type_name -> croupier.v1.UnoMove.Challenge
+	32, // 34: croupier.v1.UnoMove.call_uno:type_name -> croupier.v1.UnoMove.CallUno
+	33, // 35: croupier.v1.UnoMove.catch:type_name -> croupier.v1.UnoMove.Catch
+	34, // 36: croupier.v1.UnoMove.slap:type_name -> croupier.v1.UnoMove.Slap
+	35, // 37: croupier.v1.UnoMove.slap_time_up:type_name -> croupier.v1.UnoMove.SlapTimeUp
+	36, // 38: croupier.v1.UnoMove.report_silence:type_name -> croupier.v1.UnoMove.ReportSilence
+	37, // 39: croupier.v1.UnoMove.give:type_name -> croupier.v1.UnoMove.Give
+	38, // 40: croupier.v1.UnoMove.name_colour:type_name -> croupier.v1.UnoMove.NameColour
+	39, // 41: croupier.v1.UnoMove.ready:type_name -> croupier.v1.UnoMove.Ready
+	16, // 42: croupier.v1.UnoEvent.kind:type_name -> croupier.v1.UnoEventKind
+	41, // 43: croupier.v1.UnoEvent.colour:type_name -> croupier.v1.UnoColor
+	40, // 44: croupier.v1.UnoView.hand:type_name -> croupier.v1.UnoCard
+	40, // 45: croupier.v1.UnoView.discard:type_name -> croupier.v1.UnoCard
+	41, // 46: croupier.v1.UnoView.colour:type_name -> croupier.v1.UnoColor
+	13, // 47: croupier.v1.UnoView.phase:type_name -> croupier.v1.UnoPhase
+	14, // 48: croupier.v1.UnoView.pending_kind:type_name -> croupier.v1.UnoPendingKind
+	40, // 49: croupier.v1.UnoView.drawn_card:type_name -> croupier.v1.UnoCard
+	20, // 50: croupier.v1.UnoView.slap:type_name -> croupier.v1.UnoSlapWindow
+	21, // 51: croupier.v1.UnoView.card_swap:type_name -> croupier.v1.UnoCardSwap
+	22, // 52: croupier.v1.UnoView.reveal:type_name -> croupier.v1.UnoReveal
+	15, // 53: croupier.v1.UnoView.finishing_label:type_name -> croupier.v1.UnoH2oLabel
+	40, // 54: croupier.v1.UnoMove.Play.card:type_name -> croupier.v1.UnoCard
+	41, // 55: croupier.v1.UnoMove.Play.colour:type_name -> croupier.v1.UnoColor
+	40, // 56: croupier.v1.UnoMove.Play.give:type_name -> croupier.v1.UnoCard
+	15, // 57: croupier.v1.UnoMove.Play.h2o_label:type_name -> croupier.v1.UnoH2oLabel
+	40, // 58: croupier.v1.UnoMove.Give.card:type_name -> croupier.v1.UnoCard
+	41, // 59: croupier.v1.UnoMove.NameColour.colour:type_name -> croupier.v1.UnoColor
+	60, // [60:60] is the sub-list for method output_type
+	60, // [60:60] is the sub-list for method input_type
+	60, // [60:60] is the sub-list for extension type_name
+	60, // [60:60] is the sub-list for extension extendee
+	0,  // [0:60] is the sub-list for field type_name
 }
 
 func init() { file_croupier_v1_uno_proto_init() }
@@ -3606,7 +3703,7 @@ func file_croupier_v1_uno_proto_init() {
 		File: protoimpl.DescBuilder{
 			GoPackagePath: reflect.TypeOf(x{}).PkgPath(),
 			RawDescriptor: unsafe.Slice(unsafe.StringData(file_croupier_v1_uno_proto_rawDesc), len(file_croupier_v1_uno_proto_rawDesc)),
-			NumEnums:      17,
+			NumEnums:      18,
 			NumMessages:   22,
 			NumExtensions: 0,
 			NumServices:   0,

@@ -100,6 +100,9 @@ def play_card(
                 finish_round(table, seat, card, prior)
                 return
         else:
+            # H15: the label of the card that won the round, scored when the
+            # round ends (after the answer to a final Wild Draw Four).
+            deal.finishing_label = play.h2o_label  # type: ignore[assignment]
             finish_round(table, seat, card, prior)
             return
 

@@ -51,6 +51,7 @@ class Uno:
                 "wd4_previous_colour",
                 "silence",
                 "round_loser",
+                "finishing_label",
             ),
             optionals=("top_player", "uno_offender", "silence_seat", "ready_seat"),
             lists=("stock", "discard", "turn_lost", "finished", "stages"),

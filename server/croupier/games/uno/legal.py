@@ -26,7 +26,14 @@ from croupier.engine.uno_cards import (
     Kind,
 )
 from croupier.games.uno.acting import acting_seats
-from croupier.games.uno.rules import JUMPABLE, Rules, identical, rules_of, wd4_condition_met
+from croupier.games.uno.rules import (
+    JUMPABLE,
+    Rules,
+    h2o_label_due,
+    identical,
+    rules_of,
+    wd4_condition_met,
+)
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
@@ -35,7 +42,8 @@ DRAWN = pb.UNO_PHASE_DRAWN
 RESPOND = pb.UNO_PHASE_RESPOND
 NAME_COLOUR = pb.UNO_PHASE_NAME_COLOUR
 
-PlayKey = tuple[int, int, bool, int, int]  # card, colour, uno, swap_with (-1: none), give
+# card, colour, uno, swap_with (-1: none), give, H15's label
+PlayKey = tuple[int, int, bool, int, int, int]
 
 
 def legal_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]:
@@ -179,8 +187,11 @@ def _plays(
     out: list[bytes],
 ) -> None:
     """Every well-formed play of each card, with each choice it may carry."""
-    two = len(state.uno.hands[seat].cards) == 2
-    table_key = (seat, two, rules.rotation, jump)
+    deal = state.uno
+    size = len(deal.hands[seat].cards)
+    two = size == 2
+    labelled = rules.h2o and h2o_label_due(rules, size, deal.stages[seat] if deal.stages else 1)
+    table_key = (seat, two, rules.rotation, jump, labelled)
     plain = _PLAIN.get(table_key)
     if plain is None:
         plain = _PLAIN[table_key] = {}
@@ -194,26 +205,37 @@ def _plays(
                 continue
         plays = plain.get(card)
         if plays is None:
-            plays = plain[card] = _plain_plays(seat, card, two, rules.rotation, jump)
+            plays = plain[card] = _plain_plays(seat, card, two, labelled, rules.rotation, jump)
         out += plays
 
 
-def _plain_plays(seat: int, card: int, two: bool, rotation: bool, jump: bool) -> list[bytes]:
+def _plain_plays(
+    seat: int, card: int, two: bool, labelled: bool, rotation: bool, jump: bool
+) -> list[bytes]:
     """The plays of a card without an exchange: each colour a black card may
-    name (none under H9), without and (second-to-last card) with "UNO!"."""
+    name (none under H9), without and (second-to-last card) with "UNO!",
+    without and (H15, the card that wins the round) with each H2O label."""
     colours: Iterable[int] = (0,)
     if KIND_OF[card] >= Kind.WILD and not rotation:
         colours = COLOURS
     calls = (False, True) if two else (False,)
+    labels = H2O_LABELS if labelled else (0,)
     return [
-        play_move(seat, card, colour, uno, jump=jump).SerializeToString()
+        play_move(seat, card, colour, uno, h2o_label=label, jump=jump).SerializeToString()
         for colour in colours
+        for label in labels
         for uno in calls
     ]
 
 
-# (seat, second-to-last card?, H9?, jump-in?) -> card -> its serialized plays
-_PLAIN: dict[tuple[int, bool, bool, bool], dict[int, list[bytes]]] = {}
+# (seat, second-to-last card?, H9?, jump-in?, H15 label due?) -> card -> its serialized plays
+_PLAIN: dict[tuple[int, bool, bool, bool, bool], dict[int, list[bytes]]] = {}
+# H15's labels in listing order, none first (UnoH2oLabel).
+H2O_LABELS = (
+    pb.UNO_H2O_LABEL_UNSPECIFIED,
+    pb.UNO_H2O_LABEL_PLUS_ONE,
+    pb.UNO_H2O_LABEL_WILD_PLUS_TWO,
+)
 
 
 def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) -> list[PlayKey]:
@@ -225,6 +247,8 @@ def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) ->
     if KIND_OF[card] >= Kind.WILD and not rules.rotation:
         colours = COLOURS
     calls = (False, True) if size == 2 else (False,)
+    stage = deal.stages[seat] if deal.stages else 1
+    labels = H2O_LABELS if h2o_label_due(rules, size, stage) else (0,)
     swaps: list[tuple[int, int]] = [(-1, 0)]
     number = NUMBER_OF[card]
     others = [s for s in range(len(state.seats)) if s != seat and s not in deal.finished]
@@ -236,7 +260,13 @@ def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) ->
         rest.remove(card)
         gives = sorted(set(rest))
         swaps += [(s, g) for s in others for g in gives]
-    return [(card, c, u, s, g) for c in colours for u in calls for s, g in swaps]
+    return [
+        (card, c, u, s, g, label)
+        for c in colours
+        for label in labels
+        for u in calls
+        for s, g in swaps
+    ]
 
 
 # -- serialized moves, built once each -------------------------------------------------
@@ -273,6 +303,7 @@ def play_move(
     uno: bool = False,
     swap_with: int = -1,
     give: int = 0,
+    h2o_label: int = 0,
     *,
     jump: bool = False,
 ) -> game_pb2.Move:
@@ -282,6 +313,7 @@ def play_move(
     play.card = card  # type: ignore[assignment]
     play.colour = colour  # type: ignore[assignment]
     play.uno = uno
+    play.h2o_label = h2o_label  # type: ignore[assignment]
     if swap_with >= 0:
         play.swap_with = swap_with
         play.give = give  # type: ignore[assignment]
@@ -368,7 +400,7 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     """Well-formed moves worth trying for `seat` (the conformance suite's
     hook), kept to a few dozen: each card of its hand and one it lacks as a
     play, black cards with every colour and with none; "UNO!" with each card
-    when the hand has two, else with one; as jump-ins the cards identical to
+    when the hand has two, else with one; H15's labels with one; as jump-ins the cards identical to
     the top and two others; the exchanges of a 7 or 5 its options offer (one
     otherwise); every card-less action; every seat caught or reported; every
     colour named; every card given."""
@@ -395,10 +427,14 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
                 swaps += (
                     [(s, hand[0]) for s in others] if rules.swap_five else [(others[0], hand[0])]
                 )
+            labels = H2O_LABELS if i == 0 else (0,)  # H15's, legal or not
             for colour in colours:
-                for uno in calls:
-                    for swap, give in swaps:
-                        out.append(play_move(seat, card, colour, uno, swap, give, jump=jump))
+                for label in labels:
+                    for uno in calls:
+                        for swap, give in swaps:
+                            out.append(
+                                play_move(seat, card, colour, uno, swap, give, label, jump=jump)
+                            )
     for name in ("draw", "pass", "accept", "challenge", "call_uno", "slap", "slap_time_up",
                  "ready"):  # fmt: skip
         out.append(action_move(seat, name))

@@ -19,7 +19,7 @@ from croupier.engine.errors import IllegalMove, InvalidInput
 from croupier.engine.uno_cards import COLOUR_OF, KIND_OF, NUMBER_OF, WILD_DRAW_FOUR, Kind
 from croupier.engine.uno_cards import uno_card_text as card_text
 from croupier.games.uno.effects import Pending, finish_round_after_answer, pending_of, play_card
-from croupier.games.uno.rules import JUMPABLE, identical, wd4_condition_met
+from croupier.games.uno.rules import JUMPABLE, h2o_label_due, identical, wd4_condition_met
 from croupier.games.uno.table import DRAWN, NAME_COLOUR, PLAY, RESPOND, Table
 from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
@@ -131,6 +131,13 @@ def _check_choices(table: Table, seat: int, play: pb.UnoMove.Play) -> None:
             '"UNO!" is called with the second-to-last card',
             "R8",
         )
+    if play.h2o_label:
+        stage = deal.stages[seat] if rules.seven_rounds else 1
+        if not h2o_label_due(rules, len(hand), stage):
+            why = "the card that wins the round" if rules.h2o else "h2o_finish_bonus (H15)"
+            raise IllegalMove(
+                Why.UNO_REJECTION_REASON_NOT_DUE_NOW, f"an H2O label goes only with {why}", "H15"
+            )
     number = NUMBER_OF[card]
     swapping = play.HasField("swap_with")
     if rules.seven_zero and number == 7:

@@ -1,7 +1,8 @@
 """Canonical move texts (RULES.md, Notation).
 
 Plays: the card ("R7", "GSkip", "B+2"), a black card's colour after ">"
-("W>G", "W+4>B"), then " UNO" for a call, then an exchange: " SWAP 2" (a 7,
+("W>G", "W+4>B"), then H15's H2O label of a last card (" H2O+1",
+" H2O+2"), then " UNO" for a call, then an exchange: " SWAP 2" (a 7,
 H3) or " SWAP 3 G2" (a 5, H6: the seat and the card given). A jump-in is
 "JUMP " before the play. Others: "DRAW", "PASS", "ACCEPT", "CHALLENGE",
 "UNO", "SLAP", "TIME", "READY", "CATCH 2", "REPORT 1", "GIVE G2",
@@ -28,6 +29,8 @@ _WORDS = {
 _ACTIONS = {word: action for action, word in _WORDS.items()}
 _SEAT_WORDS = {"catch": "CATCH", "report_silence": "REPORT"}
 _SEAT_ACTIONS = {word: action for action, word in _SEAT_WORDS.items()}
+_LABELS = {pb.UNO_H2O_LABEL_PLUS_ONE: "H2O+1", pb.UNO_H2O_LABEL_WILD_PLUS_TWO: "H2O+2"}
+_LABEL_VALUES = {word: label for label, word in _LABELS.items()}
 
 
 def play_text(play: pb.UnoMove.Play) -> str:
@@ -35,6 +38,8 @@ def play_text(play: pb.UnoMove.Play) -> str:
     text = card_text(play.card)
     if play.colour:
         text += f">{colour_text(play.colour)}"
+    if play.h2o_label:
+        text += " " + _LABELS.get(play.h2o_label, "H2O?")
     if play.uno:
         text += " UNO"
     if play.HasField("swap_with"):
@@ -92,6 +97,9 @@ def _parse_play(words: list[str], play: pb.UnoMove.Play) -> None:
     if colour:
         play.colour = parse_colour(colour)  # type: ignore[assignment]
     rest = words[1:]
+    if rest[:1] and rest[0] in _LABEL_VALUES:
+        play.h2o_label = _LABEL_VALUES[rest[0]]  # type: ignore[assignment]
+        rest = rest[1:]
     if rest[:1] == ["UNO"]:
         play.uno = True
         rest = rest[1:]

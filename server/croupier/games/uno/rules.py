@@ -64,6 +64,13 @@ def wheel_next(colour: int, reversed_: bool) -> int:
     return _WHEEL[(i - 1) % 4] if reversed_ else _WHEEL[(i + 1) % 4]
 
 
+def h2o_label_due(rules: Rules, hand_size: int, stage: int) -> bool:
+    """H15 (C-UNO-7): a play names an H2O label only with the card that wins
+    the round: the last of the hand (`hand_size` counts it), at H13's last
+    stage (`stage`; any without H13)."""
+    return rules.h2o and hand_size == 1 and (not rules.seven_rounds or stage == 1)
+
+
 def wd4_condition_met(card: int, hand: Iterable[int], colour: int) -> bool:
     """R7's condition, whatever enforces it: `card` is no Wild Draw Four, or
     the hand holds no card of the current colour. Under CHALLENGE_ONLY a

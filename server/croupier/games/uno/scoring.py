@@ -20,7 +20,11 @@ LAZY = pb.UNO_SCORING_METHOD_LAZY
 
 # H15 (C-UNO-7): the UNO H2O labels a finishing card may carry, and what
 # finishing on each takes off the winner's total.
-H2O_BONUS = {"": 0, "+1": -20, "wild +2": -40}
+H2O_BONUS: dict[int, int] = {
+    pb.UNO_H2O_LABEL_UNSPECIFIED: 0,
+    pb.UNO_H2O_LABEL_PLUS_ONE: -20,
+    pb.UNO_H2O_LABEL_WILD_PLUS_TWO: -40,
+}
 
 
 def hand_points(hand: Sequence[int], rules: Rules) -> int:
@@ -35,9 +39,9 @@ def hand_points(hand: Sequence[int], rules: Rules) -> int:
     return total
 
 
-def winner_bonus(label: str, rules: Rules) -> int:
-    """H15 (C-UNO-7): what finishing on an H2O card labelled `label` ("+1",
-    "wild +2", or "" for any other card) adds to the winner's total."""
+def winner_bonus(label: int, rules: Rules) -> int:
+    """H15 (C-UNO-7): what finishing on a card labelled `label` (an
+    UnoH2oLabel: "+1", wild "+2", or none) adds to the winner's total."""
     return H2O_BONUS[label] if rules.h2o else 0
 
 
@@ -50,7 +54,7 @@ def lazy_loser(hands: Sequence[Sequence[int]], winner: int, rules: Rules) -> int
     return next(s for s in order if hand_points(hands[s], rules) == best)
 
 
-def end_round(table: Table, winner: int, label: str = "") -> None:
+def end_round(table: Table, winner: int) -> None:
     """End the round `winner` won: points, totals, the match (U14).
 
     H12: the winner is the first seat to finish and the loser the last
@@ -66,7 +70,7 @@ def end_round(table: Table, winner: int, label: str = "") -> None:
         points[winner] = sum(v for s, v in enumerate(values) if s != winner)
     elif rules.scoring == PENALTY_LIMIT:
         points = [0 if s == winner else values[s] for s in range(seats)]
-        points[winner] = winner_bonus(label, rules)
+        points[winner] = winner_bonus(deal.finishing_label, rules)
     else:
         points = [0 if s == winner else values[s] for s in range(seats)]
     _clear_round(table, winner)

@@ -37,6 +37,8 @@ NAME_COLOUR = pb.UNO_PHASE_NAME_COLOUR
 DEAL_OVER = pb.UNO_PHASE_DEAL_OVER
 _PHASES = (PLAY, DRAWN, RESPOND, NAME_COLOUR, DEAL_OVER)
 HAND_SIZE = 7
+# H15's labels of a finishing card (UnoH2oLabel), none included.
+_LABELS = frozenset(pb.UnoH2oLabel.values())
 STAGES = 7
 # A bound on a stacked count (H4). Not the deck's own total: penalties drawn
 # during a chain (a catch, a misplay) restock the pile, and its draw cards come
@@ -93,6 +95,7 @@ def validate(state: game_pb2.GameState) -> None:
     if len(state.match.deal_winners) > 1:
         raise InvalidInput("state.match.deal_winners", "an UNO round has one winner")
     _check_house_fields(state, rules)
+    _check_finishing_label(state, rules)
     if not in_play:
         return
     _check_table(state, rules)
@@ -112,6 +115,23 @@ def _seat_list(listed: Sequence[int], n: int, path: str) -> None:
         if seat in seen:
             raise InvalidInput(f"{path}[{i}]", f"names seat {seat} twice")
         seen.add(seat)
+
+
+def _check_finishing_label(state: game_pb2.GameState, rules: Rules) -> None:
+    """H15: a finishing label is the label of the card that emptied
+    `top_player`'s hand, under h2o_finish_bonus only."""
+    deal = state.uno
+    label = deal.finishing_label
+    if not label:
+        return
+    path = f"{P}.finishing_label"
+    if label not in _LABELS:
+        raise InvalidInput(path, f"unknown H2O label {label}")
+    if not rules.h2o:
+        raise InvalidInput(path, "an H2O label needs h2o_finish_bonus (H15)")
+    top = deal.top_player if deal.HasField("top_player") else len(deal.hands)
+    if top >= len(deal.hands) or deal.hands[top].cards:
+        raise InvalidInput(path, "labels the card that emptied top_player's hand: none did")
 
 
 def _check_scores(state: game_pb2.GameState, rules: Rules) -> None:
@@ -372,6 +392,8 @@ def check_move_shape(move: game_pb2.Move) -> None:
             raise InvalidInput(f"{here}.give", "a 5's exchange gives a card")
         if not five_swap and play.give:
             raise InvalidInput(f"{here}.give", "only a 5's exchange gives a card")
+        if play.h2o_label not in _LABELS:
+            raise InvalidInput(f"{here}.h2o_label", f"needs an H2O label; got {play.h2o_label}")
     elif action == "give" and not 1 <= m.give.card <= BLANK:
         raise InvalidInput(f"{path}.give.card", f"needs an UNO card; got {m.give.card}")
     elif action == "name_colour" and m.name_colour.colour not in COLOURS:

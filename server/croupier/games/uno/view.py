@@ -56,6 +56,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
         v.ready_seat = deal.ready_seat
     if deal.HasField("reveal") and deal.reveal.viewer == seat:
         v.reveal.CopyFrom(deal.reveal)
+    v.finishing_label = deal.finishing_label  # type: ignore[assignment]  # H15: public
 
 
 def view_text(view: game_pb2.View) -> str:
@@ -97,6 +98,9 @@ def view_text(view: game_pb2.View) -> str:
         parts.append(f"finished {'/'.join(f'P{s}' for s in v.finished)}")
     if v.stages:
         parts.append(f"stages {'/'.join(map(str, v.stages))}")
+    if v.finishing_label:
+        plus_one = v.finishing_label == pb.UNO_H2O_LABEL_PLUS_ONE
+        parts.append("finished on " + ("H2O+1" if plus_one else "H2O+2"))
     if v.HasField("reveal"):
         shown = " ".join(card_text(c) for c in v.reveal.cards) or "-"
         parts.append(f"saw P{v.reveal.owner}: {shown}")

@@ -2,8 +2,9 @@
 
 Actions (stable): every play of every card of the table's deck with each
 choice the options let it carry — a black card's colour (none under H9's
-colour rotation), without and with "UNO!", a 7's hand swap (H3) with each
-other seat, a 5's card exchange (H6) with each other seat and each card —
+colour rotation), H15's H2O labels of a last card, without and with
+"UNO!", a 7's hand swap (H3) with each other seat, a 5's card exchange
+(H6) with each other seat and each card —
 then the same as jump-ins (H1), then DRAW, PASS, ACCEPT, CHALLENGE, UNO,
 CATCH of each other seat, SLAP, TIME, REPORT of each other seat, GIVE of each
 card, COLOUR of each colour, READY (legal.py's listing, in the same order).
@@ -17,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 
 from croupier.engine.uno_cards import BLANK, COLOURS, KIND_OF, NUMBER_OF, Kind
-from croupier.games.uno.legal import action_move, play_move
+from croupier.games.uno.legal import H2O_LABELS, action_move, play_move
 from croupier.games.uno.rules import rules_for
 from croupier.rl.actions import Vocabulary
 from croupier.rl.encoder import Encoder
@@ -38,6 +39,7 @@ def vocabulary_of(state: game_pb2.GameState) -> Vocabulary:
     """The vocabulary of an UNO table (its options)."""
     rules = rules_for(state.options.uno)
     cards = sorted(set(rules.deck))
+    labels = H2O_LABELS if rules.h2o else (0,)  # H15: a last card's labels
 
     def plays(seat: int, seats: int, jump: bool) -> list[game_pb2.Move]:
         others = [(seat + step) % seats for step in range(1, seats)]
@@ -51,9 +53,14 @@ def vocabulary_of(state: game_pb2.GameState) -> Vocabulary:
             elif rules.swap_five and NUMBER_OF[card] == 5:
                 swaps += [(other, give) for other in others for give in cards]
             for colour in colours:
-                for uno in (False, True):
-                    for swap_with, give in swaps:
-                        out.append(play_move(seat, card, colour, uno, swap_with, give, jump=jump))
+                for label in labels:
+                    for uno in (False, True):
+                        for swap_with, give in swaps:
+                            out.append(
+                                play_move(
+                                    seat, card, colour, uno, swap_with, give, label, jump=jump
+                                )
+                            )
         return out
 
     def vocabulary(seat: int, seats: int) -> list[game_pb2.Move]:
