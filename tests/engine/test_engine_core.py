@@ -137,7 +137,7 @@ def test_a_catalogue_must_name_exactly_the_fields_of_its_message() -> None:
     [
         ({"no_such": True}, "options[0].name", "unknown option"),
         ({"hand_size": True}, "options[0].value", "takes int_value"),
-        ({"hand_size": 99}, "options[0].value", "must be from 2 to 12"),
+        ({"hand_size": 99}, "options[0].value", "must be from 2 to 25"),
         ({"deck_size": 40}, "options[0].value", "must be one of 36, 52"),
         ({"opening": "FIRST"}, "options[0].value", "must be one of LEAD_ANY, DEALER_UPCARD"),
         ({"voluntary_draw": 1}, "options[0].value", "takes bool_value"),

@@ -536,8 +536,8 @@ BROKEN_REQUESTS = [
         "option deck_size must be one of 36, 52; got 40",
     ),
     (
-        "int_out_of_range", {}, [_option("hand_size", int_value=13)], "options[0].value",
-        "option hand_size must be from 2 to 12; got 13",
+        "int_out_of_range", {}, [_option("hand_size", int_value=26)], "options[0].value",
+        "option hand_size must be from 2 to 25; got 26",
     ),
     (
         "enum_of_wrong_type", {}, [_option("opening", int_value=1)], "options[0].value",
