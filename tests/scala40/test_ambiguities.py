@@ -542,3 +542,18 @@ def test_the_view_shows_the_table_and_counts_the_rest(table):
     assert list(v.hand) == list(s.scala40.hands[1].cards)
     assert v.stock_size == len(s.scala40.stock)
     assert not v.drawn_card
+
+
+@pytest.mark.parametrize(
+    ("options", "hand", "points"),
+    [({"court_values_11_14": True}, "J♠ Q♠ K♠ A♠ JK", 11 + 12 + 13 + 14 + 14),
+     ({}, "J♠ Q♠ K♠ A♠ JK", 10 + 10 + 10 + 11 + 25), ({}, "A♠", 11)],
+    ids=["a-s40-15-court-values", "r-s40-80-defaults", "a-s40-16-lone-ace"],
+)  # fmt: skip
+def test_hand_values_when_the_deal_is_scored(table, options, hand, points):
+    # A-S40-15 (V5: J 11, Q 12, K 13, A 14, a joker 14) and A-S40-16 (an ace
+    # left in hand is 11) through a closed deal: P1 has opened and pays his
+    # hand; P0 closes by discarding his last card.
+    s = table.build(hands={0: "Q♣", 1: hand}, melds=[MINE, (1, "[9♥ 10♥ J♥]")], options=options)
+    s = table.ok(s, table.discard(s, 0, "Q♣"))
+    assert table.deal_points(s)[:2] == [0, points]

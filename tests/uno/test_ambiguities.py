@@ -327,6 +327,19 @@ def test_b21_lazy_loser_ties_go_nearest_clockwise_from_the_winner():
     assert lazy_loser(hands, winner=3, rules=rules) == 0
 
 
+@pytest.mark.parametrize(
+    ("winner", "hands", "loser"),
+    [(2, {2: "G2", 0: "R9", 1: "G1", 3: "B9"}, 3), (3, {3: "G2", 0: "R9", 1: "G1", 2: "B9"}, 0)],
+)
+def test_b21_lazy_the_nearest_tied_seat_clockwise_loses(table, winner, hands, loser):
+    # B21 through a round's end (H7): two seats hold 9, the highest; the tied
+    # seat nearest clockwise from the winner loses the round (and deals next).
+    s = table.build(top="G5", hands=hands, current=winner, options={"scoring_method": "LAZY"})
+    s = table.ok(s, table.play(winner, "G2"))
+    assert list(s.match.deal_winners) == [winner]
+    assert s.uno.round_loser == loser
+
+
 def test_b22_time_up_every_seat_that_has_not_slapped_draws_two(table):
     s = table.build(top="R4", hands={0: "R5 G1"}, options={"uno_in_centre": True})
     s = table.ok(s, table.play(0, "R5", uno=True), "P1 SLAP", "P0 TIME")

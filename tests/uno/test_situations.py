@@ -306,6 +306,16 @@ def test_uno_36_a_lone_zero_is_worth_50(table):
     assert hand_points([parse_uno_card("B0"), parse_uno_card("R3")], rules) == 3
 
 
+def test_uno_36_a_lone_zero_is_worth_50_when_the_round_is_scored(table):
+    # H14 through a round's end: under PENALTY_LIMIT each seat scores its own
+    # hand, so the values show one by one — a lone B0 50, G0 with R3 3.
+    options = {"zero_worth_50": True, "scoring_method": "PENALTY_LIMIT"}
+    hands = {0: "R7", 1: "B0", 2: "G0 R3", 3: "Y1"}
+    s = table.build(top="R5", hands=hands, options=options)
+    s = table.ok(s, table.play(0, "R7"))
+    assert table.deal_points(s) == [0, 50, 3, 1]
+
+
 @pytest.mark.parametrize(
     ("label", "total"), [("", 70), (" H2O+1", 50), (" H2O+2", 30)], ids=["none", "+1", "wild+2"]
 )
