@@ -161,3 +161,10 @@ def test_views_show_each_seat_what_it_may_see(table):
     assert "saw" not in GAME.view_text(table.view(s, 2))
     request = service_pb2.GetViewRequest(state=s, seat=3)
     assert not api.get_view(request).view.uno.drawn_card
+
+
+def test_h6_the_last_card_five_offers_no_exchange(table):
+    five = table.build(top="R4", hands={0: "R5"}, options={"swap_on_five": True})
+    answer = table.apply(five, table.play(0, "R5", swap=1, give="G9"))
+    assert not answer.accepted
+    assert answer.rejection.message == "the 5 is the last card: no exchange (H6)"
