@@ -17,6 +17,7 @@ from croupier.engine.melds import (
     analyse,
     backwards,
     fitting_ends,
+    lay_off_candidates,
     respelled_lay_off,
     respelled_meld,
     turned,
@@ -134,3 +135,22 @@ def test_the_other_spellings_candidates_try_keep_each_joker_with_its_card():
     # Both read back as the one meld they are.
     for order in (backwards, turned):
         assert respelled_meld(*written_in(order, cards, joker_as), WRAP) == spec("5S BJ=5D RJ=5H")
+
+
+def test_the_lay_off_candidates_of_a_sequence_and_a_set():
+    """Both rummy games' candidate moves (check ⇔ generate) probe these."""
+    c = parse_card
+    joker = c("RJ")
+    near, lay_offs = lay_off_candidates(_meld("5H 6H 7H"), [c("4H"), c("9C"), joker], STRAIGHT)
+    assert near == [c("4H"), joker]
+    assert lay_offs[:3] == [(c("4H"), LOW, 0), (c("4H"), HIGH, 0), (c("4H"), 0, 0)]
+    # The joker at each end with no identity, then as each end's card anywhere.
+    assert lay_offs[3:5] == [(joker, LOW, 0), (joker, HIGH, 0)]
+    assert {(end, identity) for _, end, identity in lay_offs[5:]} == {
+        (end, identity) for identity in (c("4H"), c("8H")) for end in (0, LOW, HIGH)
+    }
+    near, lay_offs = lay_off_candidates(_meld("9D 9H 9S"), [c("9C"), c("KC"), joker], STRAIGHT)
+    assert near == [c("9C"), joker]
+    assert lay_offs[:2] == [(c("9C"), 0, 0), (c("9C"), LOW, 0)]
+    # The joker as each suit of the set's rank, with no end.
+    assert sorted(lay_offs[2:]) == sorted((joker, 0, c("9" + suit)) for suit in "CDHS")

@@ -673,3 +673,33 @@ def written_in(
     jokers = iter(joker_as)
     pairs = order([(v, next(jokers) if is_joker(v) else 0) for v in cards])
     return [v for v, _ in pairs], [i for v, i in pairs if is_joker(v)]
+
+
+def lay_off_candidates(
+    meld: Meld, hand: Sequence[int], rules: MeldRules
+) -> tuple[list[int], list[tuple[int, int, int]]]:
+    """The cards of `hand` near `meld` (its suit's for a sequence, its rank's
+    for a set, and the jokers), and the lay-offs worth probing with them as
+    (value, end, joker identity): a natural at each end (LOW, HIGH) and at
+    none; a joker with each identity an end would give it, at each end and at
+    none; on a set, a natural with no end and at LOW, a joker as each suit of
+    the set's rank. Legal or not: the candidate moves the conformance suite
+    holds to check ⇔ generate, in both rummy games' other spellings too."""
+    out: list[tuple[int, int, int]] = []
+    if meld.kind == SEQUENCE:
+        near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
+        ends = [spot.value for spot in spots(meld, rules)]
+        for value in near:
+            out += [(value, LOW, 0), (value, HIGH, 0)]
+            if not is_joker(value):
+                out.append((value, 0, 0))  # no end: where it fits one end only
+                continue
+            out += [(value, side, identity) for identity in ends for side in (0, LOW, HIGH)]
+    else:
+        near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
+        for value in near:
+            if is_joker(value):
+                out += [(value, 0, card(meld.low, suit)) for suit in SUITS]
+            else:
+                out += [(value, 0, 0), (value, LOW, 0)]
+    return near, out

@@ -3,8 +3,8 @@ the conformance suite tries (legal or not)."""
 
 from __future__ import annotations
 
-from croupier.engine.cards import BLACK_JOKER, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE, backwards, spots, turned, written_in
+from croupier.engine.cards import BLACK_JOKER, is_joker
+from croupier.engine.melds import backwards, lay_off_candidates, turned, written_in
 from croupier.engine.move_codec import unique_moves
 from croupier.games.most import legal
 from croupier.games.most.forming import formable
@@ -12,7 +12,6 @@ from croupier.games.most.position import Position
 from croupier.games.most.rules import rules_for
 from croupier.games.most.table import DRAW
 from croupier.v1 import game_pb2
-from croupier.v1 import most_pb2 as pb
 
 
 def default_move(state: game_pb2.GameState, seat: int) -> game_pb2.Move:
@@ -61,29 +60,8 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     out += [legal.discard(seat, v) for v in hand]
     pos = Position.read(state, rules_for(state.options.most))
     for m in pos.melds:
-        meld = m.meld
-        if meld.kind == SEQUENCE:
-            near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
-            ends = [spot.value for spot in spots(meld, pos.rules.melds)]
-            for value in near:
-                for end in (pb.MOST_END_LOW, pb.MOST_END_HIGH):
-                    out.append(legal.lay_off(seat, m.id, value, end))
-                if not is_joker(value):
-                    out.append(legal.lay_off(seat, m.id, value))  # no end (K-M-1)
-                    continue
-                # A joker with the identity it takes, at an end or none (K-M-1).
-                for identity in ends:
-                    for side in (0, pb.MOST_END_LOW, pb.MOST_END_HIGH):
-                        out.append(legal.lay_off(seat, m.id, value, side, identity))
-        else:
-            near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
-            for value in near:
-                if is_joker(value):
-                    for suit in SUITS:
-                        out.append(legal.lay_off(seat, m.id, value, 0, card(meld.low, suit)))
-                else:
-                    out.append(legal.lay_off(seat, m.id, value))
-                    out.append(legal.lay_off(seat, m.id, value, pb.MOST_END_LOW))
+        near, lay_offs = lay_off_candidates(m.meld, hand, pos.rules.melds)
+        out += [legal.lay_off(seat, m.id, *lay_off) for lay_off in lay_offs]
         out += [legal.exchange(seat, v) for v in near if not is_joker(v)]
     unchecked = formable(pos.hand, max_cards=4)
     for cards, joker_as in unchecked[:12] + [k for k in unchecked if k[1]][:12]:

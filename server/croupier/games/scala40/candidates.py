@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
-from croupier.engine.cards import LAST_SUITED, RANK_OF, SUIT_OF, SUITS, card, is_joker
-from croupier.engine.melds import SEQUENCE, backwards, spots, turned, written_in
+from croupier.engine.cards import LAST_SUITED, is_joker
+from croupier.engine.melds import backwards, lay_off_candidates, turned, written_in
 from croupier.engine.move_codec import unique_moves
 from croupier.games.scala40 import legal
 from croupier.games.scala40.position import Position
@@ -88,30 +88,9 @@ def candidate_moves(state: game_pb2.GameState, seat: int) -> list[game_pb2.Move]
     out += [legal.discard(seat, v) for v in hand]
     pos = Position.read(state, rules_for(state.options.scala40))
     for m in pos.melds:
-        meld = m.meld
-        if meld.kind == SEQUENCE:
-            near = [v for v in hand if is_joker(v) or SUIT_OF[v] == meld.suit]
-            ends = [spot.value for spot in spots(meld, pos.rules.melds)]
-            for value in near:
-                for end in (pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
-                    out.append(legal.lay_off(seat, m.id, value, end))
-                if not is_joker(value):
-                    out.append(legal.lay_off(seat, m.id, value))  # no end (K-S40-2)
-                    continue
-                # A joker with the identity it takes, at an end or none (K-S40-2).
-                for identity in ends:
-                    for side in (0, pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
-                        out.append(legal.lay_off(seat, m.id, value, side, identity))
-        else:
-            near = [v for v in hand if is_joker(v) or RANK_OF[v] == meld.low]
-            for value in near:
-                if is_joker(value):
-                    for suit in SUITS:
-                        out.append(legal.lay_off(seat, m.id, value, 0, card(meld.low, suit)))
-                else:
-                    out.append(legal.lay_off(seat, m.id, value))
-                    out.append(legal.lay_off(seat, m.id, value, pb.SCALA40_END_LOW))
-        if meld.jokers:
+        near, lay_offs = lay_off_candidates(m.meld, hand, pos.rules.melds)
+        out += [legal.lay_off(seat, m.id, *lay_off) for lay_off in lay_offs]
+        if m.meld.jokers:
             out += [legal.swap_move(seat, m.id, v) for v in near if not is_joker(v)]
     formable = legal.formable_melds(pos.hand, pos)[:12]
     for cards, joker_as in formable:
