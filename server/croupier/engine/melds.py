@@ -539,6 +539,20 @@ def spots(meld: Meld, rules: MeldRules, jokers: Sequence[int] = ()) -> list[Spot
 # -- another spelling of the same meld or lay-off -------------------------------------
 
 
+def lay_offs_from(
+    meld: Meld, held: set[int], jokers: Sequence[int], rules: MeldRules
+) -> list[tuple[int, int, int]]:
+    """Every lay-off a card of `held` makes on `meld`, as sorted (value, end,
+    joker identity) — a set's joker names the card it becomes, a sequence's
+    end says it — before the game's own rules of who may lay off what (both
+    rummy games' legal moves)."""
+    found = set()
+    for spot in spots(meld, rules, jokers):
+        if spot.value in held:
+            found.add((spot.value, spot.end, spot.joker_as if meld.kind == SET else 0))
+    return sorted(found)
+
+
 def respelled_meld(
     cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules
 ) -> tuple[tuple[int, ...], tuple[int, ...]] | None:

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 
 from croupier.engine.cards import is_joker
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import SET, MeldError, spots
+from croupier.engine.melds import MeldError, lay_offs_from
 from croupier.games.most import completion
 from croupier.games.most.analyser import read_meld
 from croupier.games.most.forming import formable
@@ -126,13 +126,7 @@ def _lay_offs(pos: Position) -> list[game_pb2.Move]:
     held = set(pos.hand)
     jokers = sorted(v for v in held if is_joker(v))
     for table_meld in pos.melds:
-        found = set()
-        for spot in spots(table_meld.meld, pos.rules.melds, jokers):
-            if spot.value not in held:
-                continue
-            joker_as = spot.joker_as if table_meld.meld.kind == SET else 0
-            found.add((spot.value, spot.end, joker_as))
-        for value, end, joker_as in sorted(found):
+        for value, end, joker_as in lay_offs_from(table_meld.meld, held, jokers, pos.rules.melds):
             if _legal(pos, "lay_off", table_meld.id, value, end, joker_as):
                 out.append(lay_off(pos.seat, table_meld.id, value, end, joker_as))
     return out

@@ -20,7 +20,14 @@ from itertools import combinations, permutations
 
 from croupier.engine.cards import SUIT_OF, SUITS, card, is_joker
 from croupier.engine.errors import IllegalMove
-from croupier.engine.melds import SET, Meld, MeldError, set_order, spots, swap_targets
+from croupier.engine.melds import (
+    SET,
+    Meld,
+    MeldError,
+    lay_offs_from,
+    set_order,
+    swap_targets,
+)
 from croupier.games.scala40 import completion, discards, splits
 from croupier.games.scala40.analyser import analysed
 from croupier.games.scala40.moves import take_discard
@@ -262,13 +269,7 @@ def _lay_offs(pos: Position) -> list[game_pb2.Move]:
     held = set(pos.hand)
     jokers = sorted(v for v in held if is_joker(v))
     for table_meld in pos.melds:
-        found = set()
-        for spot in spots(table_meld.meld, pos.rules.melds, jokers):
-            if spot.value not in held:
-                continue
-            joker_as = spot.joker_as if table_meld.meld.kind == SET else 0
-            found.add((spot.value, spot.end, joker_as))
-        for value, end, joker_as in sorted(found):
+        for value, end, joker_as in lay_offs_from(table_meld.meld, held, jokers, pos.rules.melds):
             if _legal(pos, "lay_off", table_meld.id, value, end, joker_as):
                 out.append(lay_off(pos.seat, table_meld.id, value, end, joker_as))
     return out
