@@ -18,6 +18,7 @@ from croupier.engine.melds import (
     backwards,
     fitting_ends,
     lay_off_candidates,
+    lay_offs_from,
     respelled_lay_off,
     respelled_meld,
     turned,
@@ -154,3 +155,18 @@ def test_the_lay_off_candidates_of_a_sequence_and_a_set():
     assert lay_offs[:2] == [(c("9C"), 0, 0), (c("9C"), LOW, 0)]
     # The joker as each suit of the set's rank, with no end.
     assert sorted(lay_offs[2:]) == sorted((joker, 0, c("9" + suit)) for suit in "CDHS")
+
+
+def test_the_lay_offs_a_hand_makes_on_a_meld():
+    c = parse_card
+    joker = c("RJ")
+    run = _meld("5H 6H 7H")
+    held = {c("4H"), c("8H"), c("9C"), joker}
+    assert lay_offs_from(run, held, [joker], STRAIGHT) == sorted(
+        [(c("4H"), LOW, 0), (c("8H"), HIGH, 0), (joker, LOW, 0), (joker, HIGH, 0)]
+    )
+    three = _meld("9D 9H 9S")
+    # A set's joker names the card it becomes: the one suit missing.
+    assert lay_offs_from(three, {c("9C"), joker}, [joker], STRAIGHT) == sorted(
+        [(c("9C"), 0, 0), (joker, 0, c("9C"))]
+    )
