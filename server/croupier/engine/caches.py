@@ -190,6 +190,28 @@ class Pooled(dict[K, V], Generic[K, V]):
         return value
 
 
+class CompiledRules(Generic[K, V]):
+    """A game's rules compiled once per option set: `rules_for(options)`
+    compiles `options` (a game's options message, already validated) with
+    `compile`, cached by its bytes (no maps: the plain encoding is canonical).
+    Few option sets are in use at once; a client choosing new ones must not
+    grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB), hence the
+    bound (16 sets) and each game's entry size in the budget above."""
+
+    __slots__ = ("_cache", "_compile")
+
+    def __init__(self, name: str, compile: Callable[[K], V], entry_bytes: int) -> None:
+        self._cache: Bounded[bytes, V] = Bounded(name, 16, entry_bytes)
+        self._compile = compile
+
+    def __call__(self, options: K) -> V:
+        key = options.SerializeToString()  # type: ignore[attr-defined]
+        rules = self._cache.get(key)
+        if rules is None:
+            rules = self._cache.put(key, self._compile(options))
+        return rules
+
+
 def digest(*parts: Any) -> bytes:
     """A 16-byte key for a long value (ints, bools, bytes and tuples or lists
     of them): the BLAKE2b digest of its marshal form. That form (version 2,

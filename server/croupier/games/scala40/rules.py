@@ -81,16 +81,8 @@ class Rules:
             self.penalty[value] = joker
 
 
-# Few option sets are in use at once; a client choosing new ones must not
-# grow a worker (fuzz F4: 1,024 sets of a game took 2-5 MB). Bound and entry
-# size: engine/caches.py.
-_compiled: caches.Bounded[bytes, Rules] = caches.Bounded("scala40.rules.compiled", 16, 2600)
-
-
-def rules_for(options: pb.Scala40Options) -> Rules:
-    """The compiled rules of an option set (options already validated)."""
-    key = options.SerializeToString()  # no maps: the plain encoding is canonical
-    rules = _compiled.get(key)
-    if rules is None:
-        rules = _compiled.put(key, Rules(options))
-    return rules
+# The compiled rules of an option set (options already validated), cached
+# by the options' bytes within a bound (engine/caches.py).
+rules_for: caches.CompiledRules[pb.Scala40Options, Rules] = caches.CompiledRules(
+    "scala40.rules.compiled", Rules, 2600
+)
