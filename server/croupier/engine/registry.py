@@ -152,17 +152,31 @@ def find(name: str) -> Game | None:
     return _GAMES.get(name)
 
 
+class GameLoadError(RuntimeError):
+    """A registered game's package could not be loaded: the server's fault,
+    never a client's (it must not read as "unknown game")."""
+
+
 def _load() -> None:
     # Entry points, sorted by name so that the registration order (ListGames)
-    # is the same on every machine.
+    # is the same on every machine. All or nothing: a game whose package fails
+    # to import raises GameLoadError on every call, instead of the others
+    # being served and it answered as an unknown game.
     global _loaded
     if _loaded:
         return
-    _loaded = True
+    loaded = []
     for point in sorted(entry_points(group=ENTRY_POINT_GROUP), key=lambda p: p.name):
-        game = point.load()
+        try:
+            loaded.append(point.load())
+        except Exception as error:
+            raise GameLoadError(
+                f"game {point.name!r} ({point.value}) failed to load: {error!r}"
+            ) from error
+    for game in loaded:
         if game.name not in _GAMES:
             register(game)
+    _loaded = True
 
 
 def bounded(game: str, options: Mapping[str, Value] | None = None) -> dict[str, Value]:

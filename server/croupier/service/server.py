@@ -25,6 +25,7 @@ from google.protobuf.internal import api_implementation
 from grpc_health.v1 import health, health_pb2
 from grpc_reflection.v1alpha import reflection
 
+from croupier.engine import registry
 from croupier.service import handlers, listen, memory, security
 from croupier.service.config import ServerConfig
 from croupier.service.metrics import metrics
@@ -99,6 +100,9 @@ def build(config: ServerConfig) -> Built:
             *_TRANSPORT,
         ],
     )
+    # Every game is loaded before the server binds: a game whose package fails
+    # to import stops the worker at start (GameLoadError), not a call later.
+    registry.games()
     health_servicer = health.aio.HealthServicer()
     observer = Observer(metrics(), config.log_level)
     served = handlers.register(server, config, observer, health_servicer)
@@ -186,6 +190,9 @@ async def run_worker(config: ServerConfig, stop: asyncio.Event) -> NoReturn:
         built = build(config)
     except listen.ListenFailed as error:
         listen.log_failure(_log, error)
+        _exit(1)
+    except registry.GameLoadError as error:
+        _log.error("game_load_failed", error=str(error), pid=os.getpid())
         _exit(1)
     await _start(built, config)
     await _mark_serving(built.health)
