@@ -181,6 +181,7 @@ def test_101_19_eight_draw_three_then_the_duty_lapses(table):
     assert turn(table, s) == (0, "COVER")
     assert table.legal(s, 0) == {"DRAW"}
     s = table.ok(s, table.draw(0))  # one move draws the batch J♦ 4♥ 5♦
+    assert table.events[-1].text == "P0 need not cover: no cover in the batch of three"
     assert turn(table, s) == (1, "PLAY")
     assert table.top(s) == "8♣"
     assert table.active(s) == "♣"

@@ -197,7 +197,7 @@ def _cover_phase(table: Table, seat: int, action: str, m: Action) -> None:
             table.draw(seat, 3, cover=True)
             table.deal.cover_batch_drawn = True
             if not any(table.covering(c) for c in hand):
-                table.cover_lapsed(seat)  # O14 THREE: no cover in the batch, the duty lapses
+                table.cover_lapsed(seat, "no cover in the batch of three")  # O14 THREE
         elif not table.draw(seat, 1, cover=True):
             table.cover_lapsed(seat)  # C6.3: stock and restock dry (or restocked in the chain, A38)
     else:

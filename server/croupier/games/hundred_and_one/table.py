@@ -211,15 +211,14 @@ class Table(GameTable[pb.HundredAndOneState, Rules]):
             cards=[card],
         )
 
-    def cover_lapsed(self, seat: int) -> None:
-        """C6.3: no card could be drawn for the cover. An empty hand wins only
+    def cover_lapsed(self, seat: int, why: str = "nothing to draw") -> None:
+        """C6.3: no card could be drawn for the cover (O14 THREE: none in the
+        batch of three, `why` says which). An empty hand wins only
         a self-cover (the seat's last card was the one to cover) on a card it
         may finish on; a seat told to cover the card before it (six_cover_by
         NEXT), or whose last card is a forbidden finishing card (C7, A36),
         stays in the deal with no cards (§1.5.3) and the turn passes."""
-        self.emit_rule(
-            pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_LAPSED, seat, "need not cover: nothing to draw"
-        )
+        self.emit_rule(pb.HUNDRED_AND_ONE_EVENT_KIND_COVER_LAPSED, seat, f"need not cover: {why}")
         top = self.top
         if not self.hand(seat) and not self.rules.effect[top].cover_next:
             if top not in self.rules.forbidden_finish:
