@@ -894,9 +894,14 @@ type UnoEventKind int32
 
 const (
 	UnoEventKind_UNO_EVENT_KIND_UNSPECIFIED UnoEventKind = 0
-	// The first round's dealer was chosen (U17).
+	// The first round's dealer was chosen (U17). Under HIGHEST_CARD the cards
+	// each seat drew are named in `Event.text` only: they go back into the deck
+	// before the deal, and an event's `uno_cards` hold cards at a place a seat
+	// may see.
 	UnoEventKind_UNO_EVENT_KIND_DEALER_CHOSEN UnoEventKind = 1
-	// A first card that may not start went back into the stock (U1).
+	// A first card that may not start went back into the stock (U1). It was
+	// turned face up, so `Event.text` names it; it is not in `uno_cards`, the
+	// stock being hidden.
 	UnoEventKind_UNO_EVENT_KIND_FIRST_CARD_RETURNED UnoEventKind = 2
 	// `Event.seat` named `UnoEvent.colour` (or H9 turned the wheel to it).
 	UnoEventKind_UNO_EVENT_KIND_COLOUR_NAMED UnoEventKind = 3

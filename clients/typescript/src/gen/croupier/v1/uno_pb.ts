@@ -1743,14 +1743,19 @@ export enum UnoEventKind {
   UNSPECIFIED = 0,
 
   /**
-   * The first round's dealer was chosen (U17).
+   * The first round's dealer was chosen (U17). Under HIGHEST_CARD the cards
+   * each seat drew are named in `Event.text` only: they go back into the deck
+   * before the deal, and an event's `uno_cards` hold cards at a place a seat
+   * may see.
    *
    * @generated from enum value: UNO_EVENT_KIND_DEALER_CHOSEN = 1;
    */
   DEALER_CHOSEN = 1,
 
   /**
-   * A first card that may not start went back into the stock (U1).
+   * A first card that may not start went back into the stock (U1). It was
+   * turned face up, so `Event.text` names it; it is not in `uno_cards`, the
+   * stock being hidden.
    *
    * @generated from enum value: UNO_EVENT_KIND_FIRST_CARD_RETURNED = 2;
    */
