@@ -1080,15 +1080,19 @@ const (
 	// Only the target of the Wild Draw Four on top may challenge it, when
 	// challenges are on (R7, U5).
 	UnoRejectionReason_UNO_REJECTION_REASON_NOTHING_TO_CHALLENGE UnoRejectionReason = 11
-	// No jump-in now: the window is closed, the rule is off, the top card is
-	// the first card, a Wild Draw Four or a "+10", it is the seat's own card
-	// (H2), or it is the seat's turn (H1).
+	// No jump-in now: the rule is off, or it is the seat's turn (H1). A seat
+	// the window does not let jump in (closed, the first card, a Wild Draw
+	// Four or a "+10" on top, its own card without H2) is not an acting seat:
+	// the engine refuses it first, REJECTION_REASON_NOT_YOUR_TURN.
 	UnoRejectionReason_UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED UnoRejectionReason = 12
 	// A jump-in card is identical to the top card (H1).
 	UnoRejectionReason_UNO_REJECTION_REASON_JUMP_IN_NOT_IDENTICAL UnoRejectionReason = 13
 	// "UNO!" is called with the second-to-last card only (R8).
 	UnoRejectionReason_UNO_REJECTION_REASON_UNO_CALL_NOT_DUE UnoRejectionReason = 14
 	// A call after the card left the hand does not count (R8, U10 DURING_PLAY).
+	// Only a late caller who may act gets this (the seat to act again, after a
+	// Skip between two players); another is refused first,
+	// REJECTION_REASON_NOT_YOUR_TURN; under U16 a late call is a false call.
 	UnoRejectionReason_UNO_REJECTION_REASON_UNO_CALL_TOO_LATE UnoRejectionReason = 15
 	// Nobody may be caught: no open window for that seat, or it does not hold
 	// exactly one card (R8).
@@ -1799,7 +1803,9 @@ type UnoState struct {
 	// The seat that played the top card; unset for a card nobody played (the
 	// first card) or a top restored by a challenge.
 	TopPlayer *uint32 `protobuf:"varint,11,opt,name=top_player,json=topPlayer,proto3,oneof" json:"top_player,omitempty"`
-	// H1: a card has landed and no turn action followed (C-UNO-3).
+	// H1: a card has landed and no turn action followed (C-UNO-3). Set after
+	// any played card, one nobody may jump in on too (a Wild Draw Four):
+	// `acting_seats` names the seats that may jump in now (RULES.md D15).
 	JumpInOpen bool `protobuf:"varint,12,opt,name=jump_in_open,json=jumpInOpen,proto3" json:"jump_in_open,omitempty"`
 	// R8: the seat that played its second-to-last card without "UNO!" and may
 	// be caught; unset when no catch window is open (C-UNO-4).

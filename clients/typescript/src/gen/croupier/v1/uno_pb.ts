@@ -487,7 +487,9 @@ export type UnoState = Message<"croupier.v1.UnoState"> & {
   topPlayer?: number | undefined;
 
   /**
-   * H1: a card has landed and no turn action followed (C-UNO-3).
+   * H1: a card has landed and no turn action followed (C-UNO-3). Set after
+   * any played card, one nobody may jump in on too (a Wild Draw Four):
+   * `acting_seats` names the seats that may jump in now (RULES.md D15).
    *
    * @generated from field: bool jump_in_open = 12;
    */
@@ -2039,9 +2041,10 @@ export enum UnoRejectionReason {
   NOTHING_TO_CHALLENGE = 11,
 
   /**
-   * No jump-in now: the window is closed, the rule is off, the top card is
-   * the first card, a Wild Draw Four or a "+10", it is the seat's own card
-   * (H2), or it is the seat's turn (H1).
+   * No jump-in now: the rule is off, or it is the seat's turn (H1). A seat
+   * the window does not let jump in (closed, the first card, a Wild Draw
+   * Four or a "+10" on top, its own card without H2) is not an acting seat:
+   * the engine refuses it first, REJECTION_REASON_NOT_YOUR_TURN.
    *
    * @generated from enum value: UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED = 12;
    */
@@ -2063,6 +2066,9 @@ export enum UnoRejectionReason {
 
   /**
    * A call after the card left the hand does not count (R8, U10 DURING_PLAY).
+   * Only a late caller who may act gets this (the seat to act again, after a
+   * Skip between two players); another is refused first,
+   * REJECTION_REASON_NOT_YOUR_TURN; under U16 a late call is a false call.
    *
    * @generated from enum value: UNO_REJECTION_REASON_UNO_CALL_TOO_LATE = 15;
    */
