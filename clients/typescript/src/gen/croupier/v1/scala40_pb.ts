@@ -244,13 +244,16 @@ export const Scala40HandSchema: GenMessage<Scala40Hand> = /*@__PURE__*/
  * one spelling ListLegalMoves lists and the table keeps; cards written in
  * another order that make one meld are read as it (K-S40-2), each joker
  * keeping the identity given with it.
- * `joker_as` entries are set (the card the joker stands for), except: a
- * set's lone joker may be left unset (0) when `declare_ambiguous_joker` is
- * off (V17), or, with `set_joker_positional_convention` (V23), when its suit
+ * `joker_as` has one entry per joker, in the order of the jokers in `cards`:
+ * the card the joker stands for, or 0 (FRENCH_CARD_UNSPECIFIED) for a joker
+ * left undeclared — an entry is never omitted. A joker may be undeclared
+ * only where its identity needs no saying: a set's lone joker when
+ * `declare_ambiguous_joker` is off (V17), or, with
+ * `set_joker_positional_convention` (V23), when its suit
  * follows from its place at an end of the set (R-S40-29) — then the cards
  * may be in any order and the table keeps them in set order; and a joker
  * whose place forces its identity (a sequence's, by its position as written;
- * a set of four's) may be left unset and is read with it (R-S40-28).
+ * a set of four's) may be left undeclared and is read with it (R-S40-28).
  *
  * @generated from message croupier.v1.Scala40MeldSpec
  */
