@@ -213,7 +213,10 @@ def test_a_duplicated_uno_card_is_named_as_a_uno_card() -> None:
     hand = [uno("R7"), uno("R7"), uno("R7")]  # the deck has two
     stock = without(deck, uno("R7"), uno("R7"), uno("G3"))
     assert violations([("hands[0].cards", hand), ("stock", stock)], deck, UNO) == [
-        ("hands[0].cards", "card R7 (8) appears too often"),
+        (
+            "hands[0].cards",
+            "card R7 (8) appears too often: 3 copies, the deck has 2 (in hands[0].cards)",
+        ),
         ("state.game", "card G3 is missing"),
     ]
 
@@ -222,7 +225,7 @@ def test_the_text_function_alone_names_the_cards_as_well_as_the_family() -> None
     deck = uno_cards.uno_deck()
     zones: list[tuple[str, Sequence[int]]] = [("stock", without(deck, uno("W+4")) + [uno("W")])]
     expected = [
-        ("stock", "card W (53) appears too often"),
+        ("stock", "card W (53) appears too often: 5 copies, the deck has 4 (in stock)"),
         ("state.game", "card W+4 is missing"),
     ]
     assert violations(zones, deck, UNO) == violations(zones, deck, uno_cards.uno_card_text)
@@ -252,7 +255,10 @@ def test_a_double_pack_card_held_three_times_appears_too_often() -> None:
     hand = [french("7H")] * 3
     stock = without(deck, french("7H"), french("7H"), french("QS"))
     assert violations([("hands[1].cards", hand), ("stock", stock)], deck) == [
-        ("hands[1].cards", "card 7H (32) appears too often"),
+        (
+            "hands[1].cards",
+            "card 7H (32) appears too often: 3 copies, the deck has 2 (in hands[1].cards)",
+        ),
         ("state.game", "card QS is missing"),
     ]
 
@@ -264,7 +270,7 @@ def test_a_french_family_and_the_default_name_cards_alike() -> None:
         violations(zones, deck)
         == violations(zones, deck, FRENCH)
         == [
-            ("stock", "card 2C (1) appears too often"),
+            ("stock", "card 2C (1) appears too often: 2 copies, the deck has 1 (in stock)"),
             ("state.game", "card RJ is missing"),
         ]
     )

@@ -118,7 +118,7 @@ def test_conservation_names_the_field_of_a_duplicate_a_stranger_and_a_missing_ca
     with pytest.raises(InvalidInput) as caught:
         check_conservation([("a", [1, 2]), ("b", [2, 4, 60])], deck, "p")
     assert caught.value.violations == [
-        ("a", "card 3C (2) appears too often"),
+        ("a", "card 3C (2) appears too often: 2 copies, the deck has 1 (in a, b)"),
         ("b", "card ? (60) is not in this game's deck"),
         ("p", "card 4C is missing"),
     ]

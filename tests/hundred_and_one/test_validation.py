@@ -68,7 +68,10 @@ def test_a_card_held_twice(table):
     s.hundred_and_one.hands[1].cards.append(table.c("J♥"))
     field, problem = refusal(s)
     assert field == f"{DEAL}.hands[0].cards"
-    assert problem == f"card JH ({table.c('J♥')}) appears too often"
+    assert problem == (
+        f"card JH ({table.c('J♥')}) appears too often: 2 copies, the deck has 1 "
+        f"(in {DEAL}.hands[0].cards, {DEAL}.hands[1].cards)"
+    )
 
 
 def test_a_card_missing(table):

@@ -41,6 +41,10 @@ def holds_exactly(zones: Sequence[Sequence[int]], deck: Sequence[int]) -> bool:
     return cards == deck
 
 
+# Fields named in a duplicate card's message, at most.
+_PLACES = 4
+
+
 def check_conservation(
     zones: Sequence[tuple[str, Sequence[int]]],
     deck: Sequence[int],
@@ -50,7 +54,9 @@ def check_conservation(
     """Raise InvalidInput unless the zones together hold exactly `deck` (sorted).
 
     `zones` are (field path, cards) pairs; a duplicated or foreign card is
-    reported at the field where it stands, a missing one at `parent`. Cards
+    reported at the first field where it stands (a duplicate's message names
+    every field holding it: which copy is one too many is the caller's to
+    say), a missing one at `parent`. Cards
     are named by `text`, the game's card family (or its text function), so a
     UNO game's errors speak of "R7", not of the French card with that number.
     A state with more than OVERSIZE_FACTOR times the deck's cards is refused
@@ -70,20 +76,31 @@ def check_conservation(
         ]
         _refuse(problems or [(parent, f"holds {held} cards; this game's deck has {size}")], parent)
     seen: Counter[int] = Counter()
-    where: dict[int, str] = {}
+    where: dict[int, list[str]] = {}  # each field a card stands in, once each
+    expected = Counter(deck)
     for field, cards in zones:
         for value in cards:
             seen[value] += 1
-            where.setdefault(value, field)
-    expected = Counter(deck)
+            fields = where.setdefault(value, [])
+            if not fields or fields[-1] != field:
+                fields.append(field)
     if seen == expected:
         return
     problems = []
     for value in sorted(seen):
         extra = seen[value] - expected.get(value, 0)
         if extra > 0:
-            what = "is not in this game's deck" if value not in expected else "appears too often"
-            problems.append((where[value], f"card {name(value)} ({value}) {what}"))
+            if value not in expected:
+                what = "is not in this game's deck"
+            else:
+                places = ", ".join(where[value][:_PLACES]) + (
+                    ", …" if len(where[value]) > _PLACES else ""
+                )
+                what = (
+                    f"appears too often: {seen[value]} copies, the deck has "
+                    f"{expected[value]} (in {places})"
+                )
+            problems.append((where[value][0], f"card {name(value)} ({value}) {what}"))
     for value in sorted(expected):
         if seen.get(value, 0) < expected[value]:
             problems.append((parent, f"card {name(value)} is missing"))
