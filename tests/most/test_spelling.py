@@ -184,3 +184,12 @@ def test_k_m_1_every_listed_move_is_its_own_canonical_form(table):
     assert len(listed) > 5
     for legal in listed:
         assert GAME.canonical_move(s, legal.move) is legal.move
+
+
+def test_r_m_32_the_card_a_joker_stands_for_is_an_exchange_not_a_lay_off(table):
+    s = table.build(hands={0: "5♥ 4♦ K♣"}, melds=[MINE, "[JK→5♥ 6♥ 7♥]"])
+    rejection = table.rejection(s, table.lay(s, 0, "5♥", 2))
+    assert (
+        rejection.message
+        == "5H on [RJ=5H 6H 7H]: a joker stands for 5H there; take it (EXCHANGE 5H)"
+    )

@@ -312,3 +312,25 @@ def test_k_s40_2_every_listed_move_is_its_own_canonical_form(table, split):
     assert split == any(m.notation.startswith("SPLIT") for m in listed)
     for legal in listed:
         assert GAME.canonical_move(s, legal.move) is legal.move
+
+
+# -- what a refused lay-off on a sequence says (engine/melds.sequence_lay_off_fault) --------
+
+
+def test_a_natural_that_fits_no_end_says_which_cards_do(table):
+    s = table.build(hands={0: "6♣ 9♦ K♣"}, melds=[MINE, "[4♦ 5♦ 6♦]"])
+    rejection = table.rejection(s, table.lay(s, 0, "6♣", 2))
+    assert (rejection.message, rejection.rule) == (
+        "6C on [4D 5D 6D]: it fits no end (LOW takes 3D, HIGH takes 7D)",
+        "§1.8",
+    )
+
+
+def test_the_card_a_joker_stands_for_is_a_swap_not_a_lay_off(table):
+    s = table.build(hands={0: "6♥ 9♦ K♣"}, melds=[MINE, "[JK→6♥ 7♥ 8♥]"])
+    rejection = table.rejection(s, table.lay(s, 0, "6♥", 2))
+    assert (
+        rejection.message
+        == "6H on [RJ=6H 7H 8H]: a joker stands for 6H there; take it (SWAP 6H ON 2)"
+    )
+    assert "SWAP 6H ON 2" in table.legal(s)

@@ -381,6 +381,38 @@ def lay_off_spelling_fault(meld: Meld, value: int, end: int, joker_as: int) -> s
     return f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: {how}"
 
 
+def sequence_lay_off_fault(
+    meld: Meld, meld_id: int, value: int, end: int, joker_as: int, rules: MeldRules, swap: str
+) -> str:
+    """What is wrong with a lay-off on a sequence that is not spelled its one
+    way and was not read as another spelling of one (the games' K-M-1,
+    K-S40-2), and how to write what fits: both ends (name one), the card a
+    joker of the meld stands for (`swap`, the game's text for taking that
+    joker), the ends' cards, or no end left (a whole suit)."""
+    written = card_text(value) + (f"={card_text(joker_as)}" if joker_as else "")
+    on = f"{written} on {meld_text(meld.cards, meld.joker_as)}"
+    if not end and len(fitting_ends(meld, value, joker_as, rules)) == 2:
+        bare = card_text(value)
+        return (
+            f"{on}: it fits both ends; name one (LAY {bare} ON {meld_id} LOW, "
+            f"or LAY {bare} ON {meld_id} HIGH)"
+        )
+    if not is_joker(value) and any(
+        is_joker(card) and identity == value
+        for card, identity in zip(meld.cards, meld.identities, strict=True)
+    ):
+        return f"{on}: a joker stands for {card_text(value)} there; take it ({swap})"
+    open_ends = [
+        f"{'LOW' if spot.end == LOW else 'HIGH'} takes {card_text(spot.value)}"
+        for spot in spots(meld, rules)
+    ]
+    if not open_ends:
+        return f"{on}: the sequence holds every rank of its suit"
+    if end:
+        return f"{on}: not at its {'low' if end == LOW else 'high'} end ({', '.join(open_ends)})"
+    return f"{on}: it fits no end ({', '.join(open_ends)})"
+
+
 def extend(meld: Meld, value: int, end: int, joker_as: int, rules: MeldRules) -> Meld:
     """`meld` with `value` laid off on it (§1.8): at `end` (LOW/HIGH) of a
     sequence, or into a set (end 0). A joker laid on a set declares

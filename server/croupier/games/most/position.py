@@ -21,16 +21,14 @@ from croupier.engine import caches
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import (
-    LOW,
     SEQUENCE,
     Meld,
     MeldError,
     extend,
-    fitting_ends,
     lay_off_spelling_fault,
     meld_text,
     respelled_meld,
-    spots,
+    sequence_lay_off_fault,
     swap,
 )
 from croupier.games.most.analyser import analysed, refusal
@@ -401,33 +399,11 @@ class Position:
         if fault is None:
             return
         if meld.kind == SEQUENCE:
-            fault = self._sequence_fault(table_meld, value, end, joker_as)
+            swap = f"EXCHANGE {card_text(value)}"
+            fault = sequence_lay_off_fault(
+                meld, table_meld.id, value, end, joker_as, self.rules.melds, swap
+            )
         raise IllegalMove(Why.MOST_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "R-M-31")
-
-    def _sequence_fault(self, table_meld: TableMeld, value: int, end: int, joker_as: int) -> str:
-        """What is wrong with a lay-off on a sequence not spelled its one way,
-        and how to write it."""
-        meld = table_meld.meld
-        written = card_text(value) + (f"={card_text(joker_as)}" if joker_as else "")
-        on = f"{written} on {meld_text(meld.cards, meld.joker_as)}"
-        both = fitting_ends(meld, value, joker_as, self.rules.melds)
-        if not end and len(both) == 2:
-            bare = card_text(value)
-            return (
-                f"{on}: it fits both ends; name one (LAY {bare} ON {table_meld.id} LOW, "
-                f"or LAY {bare} ON {table_meld.id} HIGH)"
-            )
-        open_ends = [
-            f"{'LOW' if spot.end == LOW else 'HIGH'} takes {card_text(spot.value)}"
-            for spot in spots(meld, self.rules.melds)
-        ]
-        if not open_ends:
-            return f"{on}: the sequence holds every rank of its suit"
-        if end:
-            return (
-                f"{on}: not at its {'low' if end == LOW else 'high'} end ({', '.join(open_ends)})"
-            )
-        return f"{on}: it fits no end ({', '.join(open_ends)})"
 
     def exchange(self, natural: int) -> None:
         """R-M-32: the card a table joker stands for takes its place; the joker
