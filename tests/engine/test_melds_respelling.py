@@ -21,6 +21,7 @@ from croupier.engine.melds import (
     lay_offs_from,
     respelled_lay_off,
     respelled_meld,
+    sequence_lay_off_fault,
     turned,
     written_in,
 )
@@ -169,4 +170,33 @@ def test_the_lay_offs_a_hand_makes_on_a_meld():
     # A set's joker names the card it becomes: the one suit missing.
     assert lay_offs_from(three, {c("9C"), joker}, [joker], STRAIGHT) == sorted(
         [(c("9C"), 0, 0), (joker, 0, c("9C"))]
+    )
+
+
+def test_a_refused_lay_off_on_a_sequence_says_what_fits():
+    c = parse_card
+
+    def fault(meld, value, end=0, joker_as=0, rules=STRAIGHT):
+        return sequence_lay_off_fault(meld, 2, c(value), end, joker_as, rules, "SWAP")
+
+    run = _meld("5H 6H 7H")
+    assert fault(run, "9H") == "9H on [5H 6H 7H]: it fits no end (LOW takes 4H, HIGH takes 8H)"
+    assert fault(run, "8H", LOW) == (
+        "8H on [5H 6H 7H]: not at its low end (LOW takes 4H, HIGH takes 8H)"
+    )
+    assert fault(run, "RJ", 0, c("9H")) == (
+        "RJ=9H on [5H 6H 7H]: it fits no end (LOW takes 4H, HIGH takes 8H)"
+    )
+    jokered = analyse([c("RJ"), c("6H"), c("7H")], [c("5H")], STRAIGHT)
+    assert (
+        fault(jokered, "5H") == "5H on [RJ=5H 6H 7H]: a joker stands for 5H there; take it (SWAP)"
+    )
+    twelve = _meld("2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", WRAP)
+    assert fault(twelve, "AH", rules=WRAP) == (
+        "AH on [2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH]: it fits both ends; name one "
+        "(LAY AH ON 2 LOW, or LAY AH ON 2 HIGH)"
+    )
+    whole = _meld("AH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH", WRAP)
+    assert fault(whole, "RJ", 0, c("5H"), WRAP).endswith(
+        "the sequence holds every rank of its suit"
     )
