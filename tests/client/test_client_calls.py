@@ -65,6 +65,35 @@ def test_next_deal_during_a_deal_is_failed_precondition(client: CroupierClient) 
     assert caught.value.rpc == "NextDeal"
 
 
+def test_analyse_hand_answers_scala40_and_refuses_another_game(client: CroupierClient) -> None:
+    state = client.new_game("scala40", seat_count=2, seed=7).state
+    analysis = client.analyse_hand(state, 0)
+    assert analysis.WhichOneof("analysis") == "scala40"
+    with pytest.raises(CroupierError) as caught:
+        client.analyse_hand(_new(client), 0)
+    assert caught.value.code == grpc.StatusCode.FAILED_PRECONDITION
+    assert caught.value.rpc == "AnalyseHand"
+
+
+def test_apply_batch_answers_each_item_alone(client: CroupierClient) -> None:
+    from croupier.v1 import service_pb2
+
+    state = _new(client)
+    move = client.legal_moves(state, state.current_seat)[0].move
+    broken = game_pb2.GameState()
+    broken.CopyFrom(state)
+    broken.rules_version = 0
+    results = client.apply_batch(
+        [
+            service_pb2.ApplyMoveRequest(state=state, move=move),
+            service_pb2.ApplyMoveRequest(state=broken, move=move),
+        ]
+    )
+    assert results[0].response.accepted
+    assert results[1].error.code == grpc.StatusCode.INVALID_ARGUMENT.value[0]
+    assert "rules_version" in results[1].error.message
+
+
 def test_an_unreachable_server_is_a_croupier_error() -> None:
     with CroupierClient("127.0.0.1:1", timeout=2.0) as client, pytest.raises(CroupierError) as e:
         client.list_games()

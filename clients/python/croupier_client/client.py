@@ -315,3 +315,20 @@ class CroupierClient:
         """Start the next deal of a match whose last deal is over."""
         request = service_pb2.NextDealRequest(**_state_field(state))
         return self._call("NextDeal", request, service_pb2.NextDealResponse)
+
+    def analyse_hand(self, state: State, seat: int) -> service_pb2.AnalyseHandResponse:
+        """The hand analysis a game offers for `seat` (Scala 40: the best
+        opening its hand holds); a game that offers none is FAILED_PRECONDITION."""
+        request = service_pb2.AnalyseHandRequest(**_state_field(state), seat=seat)
+        return self._call("AnalyseHand", request, service_pb2.AnalyseHandResponse)
+
+    def apply_batch(
+        self, items: Sequence[service_pb2.ApplyMoveRequest]
+    ) -> list[service_pb2.ApplyMoveResult]:
+        """Several independent ApplyMove calls in one: one result per item, in
+        order; an item the server refuses carries its error in its result and
+        does not fail the others."""
+        request = service_pb2.ApplyMoveBatchRequest(items=list(items))
+        return list(
+            self._call("ApplyMoveBatch", request, service_pb2.ApplyMoveBatchResponse).results
+        )
