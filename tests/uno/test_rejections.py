@@ -168,3 +168,18 @@ def test_h6_the_last_card_five_offers_no_exchange(table):
     answer = table.apply(five, table.play(0, "R5", swap=1, give="G9"))
     assert not answer.accepted
     assert answer.rejection.message == "the 5 is the last card: no exchange (H6)"
+
+
+def test_a_wrong_answer_to_a_pending_effect_says_every_way_out(table):
+    # §2.4 (SEED): a Wild Draw Four naming green is answered by the green +2,
+    # accepted, or challenged; R+2 is none of them.
+    s = table.ok(table.build(top="R4", hands={0: "W+4 …", 1: "R+2 G+2 Y1"}),
+                 table.play(0, "W+4", "G"))  # fmt: skip
+    answer = table.apply(s, table.play(1, "R+2"))
+    assert (answer.rejection.message, answer.rejection.rule) == (
+        "R+2 does not answer the pending effect: answer with G+2, accept it or challenge",
+        "R6",
+    )
+    mattel = table.ok(table.build("mattel", top="R4", hands={0: "R+2 …", 1: "B+2 Y1"}),
+                      table.play(0, "R+2"))  # fmt: skip
+    assert mattel.uno.phase != pb.UNO_PHASE_RESPOND  # MATTEL: drawn at once, nothing to answer

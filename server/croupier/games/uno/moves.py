@@ -254,12 +254,20 @@ def _check_answer(table: Table, seat: int, card: int) -> None:
     pending effect; none when the round is already over (B11, U13)."""
     deal = table.deal
     final = table.final_pending()
-    if final or card not in table.rules.answers(deal.pending_kind, table.top, deal.colour):
+    answers = set() if final else table.rules.answers(deal.pending_kind, table.top, deal.colour)
+    if card not in answers:
+        # Say every way out: the answers these options permit, then ACCEPT
+        # (and CHALLENGE): a bot or a player learns the rule from the refusal.
+        ways = [f"answer with {' or '.join(sorted({card_text(c) for c in answers}))}"]
+        ways = ways if answers else []
+        ways.append("accept it")
+        if deal.challengeable:
+            ways.append("challenge")
         raise IllegalMove(
             Why.UNO_REJECTION_REASON_NOT_A_PERMITTED_ANSWER,
             f"{card_text(card)} does not answer the pending "
-            f"{'effect of the last card' if final else 'effect'}: accept it"
-            + (" or challenge" if deal.challengeable else ""),
+            f"{'effect of the last card' if final else 'effect'}: "
+            + (", ".join(ways[:-1]) + " or " + ways[-1] if len(ways) > 1 else ways[0]),
             "R6",
         )
     _wd4_allowed(table, seat, card)
