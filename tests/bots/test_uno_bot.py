@@ -87,6 +87,12 @@ def test_uno_is_called_with_the_second_to_last_card() -> None:
     assert choice(v, ["R5", "R5 UNO", "DRAW"]) == "R5 UNO"
 
 
+def test_h15_the_last_card_goes_out_on_the_label_worth_most() -> None:
+    # H15 (C-UNO-7): wild "+2" takes 40 off the winner's total, "+1" 20.
+    v = view(["R5"], ["R2"], RED, [1, 4])
+    assert choice(v, ["R5", "R5 H2O+1", "R5 H2O+2", "DRAW"]) == "R5 H2O+2"
+
+
 def test_the_wild_is_kept_while_a_coloured_card_plays() -> None:
     v = view(["W", "R5", "B7", "B8"], ["R2"], RED, [4, 4])
     assert choice(v, ["R5", "W>R", "W>Y", "W>G", "W>B", "DRAW"]) == "R5"

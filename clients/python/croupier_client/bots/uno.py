@@ -14,6 +14,8 @@ What it plays for (RULES.md of UNO):
 - Answers: a +2 that passes a draw card on (U3, U4) beats accepting it; a
   Wild Draw Four is challenged when the cards unseen by the bot make its
   player likely to have held the colour before it (R7, U6).
+- Going out: under H15 the last card carries the H2O label worth most
+  (wild "+2": 40 off the total).
 - "UNO!": called with the second-to-last card, or late when U10 allows;
   an opponent who forgot is caught (R8).
 - It draws only when no card plays (or only Wilds and drawing is allowed).
@@ -52,6 +54,8 @@ from croupier_client.v1 import uno_pb2 as uno
 _CARD = 3.0
 _KEEP_BLACK = 7.0  # what spending a Wild costs while other plays exist
 _WIN = 1000.0
+# H15: what finishing on each H2O label takes off the winner's total.
+_H2O_POINTS_OFF = {uno.UNO_H2O_LABEL_PLUS_ONE: 20, uno.UNO_H2O_LABEL_WILD_PLUS_TWO: 40}
 _SIDE_ACTION = 500.0  # a catch, a due call, a slap: taken before the turn
 
 
@@ -220,7 +224,9 @@ class _Position:
         if card in rest:
             rest.remove(card)
         if not rest:
-            return _WIN
+            # H15: under PENALTY_LIMIT a label takes points off the winner's
+            # total, wild "+2" the most (C-UNO-7).
+            return _WIN + _H2O_POINTS_OFF.get(play.h2o_label, 0)
         value = 0.0
         if len(rest) == 1:
             value += 50.0 if play.uno else -50.0  # R8: the call comes with the card
