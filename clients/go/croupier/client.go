@@ -161,6 +161,21 @@ func (c *Client) DefaultMove(ctx context.Context, state *pb.GameState, seat uint
 	return resp.GetMove(), err
 }
 
+// AnalyseHand answers the hand analysis a game offers for seat (Scala 40:
+// the best opening its hand holds); a game that offers none is
+// FAILED_PRECONDITION.
+func (c *Client) AnalyseHand(ctx context.Context, state *pb.GameState, seat uint32) (*pb.AnalyseHandResponse, error) {
+	return call(ctx, c, "AnalyseHand", c.stub.AnalyseHand, &pb.AnalyseHandRequest{State: state, Seat: seat})
+}
+
+// ApplyMoveBatch makes several independent ApplyMove calls in one: one
+// result per item, in order; an item the server refuses carries its error in
+// its result and does not fail the others.
+func (c *Client) ApplyMoveBatch(ctx context.Context, items []*pb.ApplyMoveRequest) ([]*pb.ApplyMoveResult, error) {
+	resp, err := call(ctx, c, "ApplyMoveBatch", c.stub.ApplyMoveBatch, &pb.ApplyMoveBatchRequest{Items: items})
+	return resp.GetResults(), err
+}
+
 // BoolOption sets a BOOL option by name.
 func BoolOption(name string, value bool) *pb.OptionSetting {
 	return &pb.OptionSetting{Name: name, Value: &pb.OptionValue{Kind: &pb.OptionValue_BoolValue{BoolValue: value}}}

@@ -45,6 +45,23 @@ func (s *recordingServer) ApplyMove(_ context.Context, req *pb.ApplyMoveRequest)
 	return &pb.ApplyMoveResponse{Accepted: true, Notation: "7D"}, nil
 }
 
+func (s *recordingServer) AnalyseHand(_ context.Context, req *pb.AnalyseHandRequest) (*pb.AnalyseHandResponse, error) {
+	if req.GetSeat() != 2 {
+		return nil, status.Error(codes.InvalidArgument, "seat")
+	}
+	return &pb.AnalyseHandResponse{Analysis: &pb.AnalyseHandResponse_Scala40{Scala40: &pb.Scala40OpeningAnalysis{}}}, nil
+}
+
+func (s *recordingServer) ApplyMoveBatch(_ context.Context, req *pb.ApplyMoveBatchRequest) (*pb.ApplyMoveBatchResponse, error) {
+	results := make([]*pb.ApplyMoveResult, len(req.GetItems()))
+	for i, item := range req.GetItems() {
+		results[i] = &pb.ApplyMoveResult{Outcome: &pb.ApplyMoveResult_Response{
+			Response: &pb.ApplyMoveResponse{Accepted: true, Notation: item.GetState().GetGame()},
+		}}
+	}
+	return &pb.ApplyMoveBatchResponse{Results: results}, nil
+}
+
 func (s *recordingServer) ListGames(ctx context.Context, _ *pb.ListGamesRequest) (*pb.ListGamesResponse, error) {
 	<-ctx.Done()
 	return nil, status.FromContextError(ctx.Err()).Err()
@@ -190,5 +207,21 @@ func TestDialRetriesACallAnsweredUnavailable(t *testing.T) {
 	games, err := client.ListGames(context.Background())
 	if err != nil || len(games) != 1 || server.calls != 3 {
 		t.Fatalf("games %v, error %v after %d calls; want 1 game after 3 calls", games, err, server.calls)
+	}
+}
+
+func TestAnalyseHandAndApplyMoveBatchSendTheirRequests(t *testing.T) {
+	client, _ := recordingClient(t)
+	ctx := context.Background()
+	analysis, err := client.AnalyseHand(ctx, &pb.GameState{Game: "scala40"}, 2)
+	if err != nil || analysis.GetScala40() == nil {
+		t.Fatalf("analysis %v, error %v", analysis, err)
+	}
+	items := []*pb.ApplyMoveRequest{
+		{State: &pb.GameState{Game: "uno"}}, {State: &pb.GameState{Game: "sto"}},
+	}
+	results, err := client.ApplyMoveBatch(ctx, items)
+	if err != nil || len(results) != 2 || results[1].GetResponse().GetNotation() != "sto" {
+		t.Fatalf("results %v, error %v", results, err)
 	}
 }
