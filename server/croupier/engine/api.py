@@ -91,8 +91,7 @@ def _check_seat_count(
     the option's own domain (2..8) and the game's checks of it (101:
     players × hand_size < deck_size), which then name the option."""
     spec = game.catalogue.by_name.get("players")
-    chosen = spec is not None and any(setting.name == "players" for setting in settings)
-    if spec is not None and chosen:
+    if spec is not None and any(setting.name == "players" for setting in settings):
         low, high = max(game.min_seats, spec.min_value), min(game.max_seats, spec.max_value)
         if not low <= seat_count <= high:
             raise InvalidInput("seat_count", f"{game.name} seats {low} to {high}; got {seat_count}")
