@@ -41,6 +41,22 @@ def test_demo_prints_the_games_sentences_for_a_score_reset(
     assert resets and all("has the total 100 reset to 50" in line for line in resets), resets
 
 
+def test_demo_of_a_game_with_a_match_bound_plays_to_its_end(
+    target: str, capsys: pytest.CaptureFixture[str], client: CroupierClient
+) -> None:
+    # «Мост» with 8 seats: its default match (to 500) may not end between
+    # random bots (C-M-4); the demo sets what ListGames' match_bound says.
+    (most,) = [g for g in client.list_games() if g.name == "most"]
+    assert [(s.name, s.value.int_value) for s in most.match_bound] == [("max_deals", 12)]
+    code, out, err = _run(
+        capsys, "--game", "most", "--seats", "8", "--seed", "3", "--target", target
+    )
+    assert code == 0, err
+    deals = [line for line in out.splitlines() if line.startswith("Deal ")]
+    assert 1 <= len(deals) <= 12
+    assert out.splitlines()[-1].startswith(("Winner: P", "Winners: P"))
+
+
 def test_demo_transcript_depends_on_the_seed(
     target: str, capsys: pytest.CaptureFixture[str]
 ) -> None:

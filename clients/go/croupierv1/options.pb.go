@@ -498,6 +498,12 @@ type GameDescriptor struct {
 	Presets      []*PresetDescriptor `protobuf:"bytes,8,rep,name=presets,proto3" json:"presets,omitempty"`
 	// The preset NewGame uses when none is named.
 	DefaultPreset string `protobuf:"bytes,9,opt,name=default_preset,json=defaultPreset,proto3" json:"default_preset,omitempty"`
+	// Options a match between programs sets so that it ends (a bot tournament,
+	// a demo, a harness), unless the table sets them itself: a game's own
+	// default may play on with no end in sight (RULES.md C-M-4: «Мост»'s
+	// target may stay out of reach with many seats, so 12 deals). Empty for a
+	// game whose matches always end.
+	MatchBound    []*OptionSetting `protobuf:"bytes,10,rep,name=match_bound,json=matchBound,proto3" json:"match_bound,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -595,6 +601,13 @@ func (x *GameDescriptor) GetDefaultPreset() string {
 	return ""
 }
 
+func (x *GameDescriptor) GetMatchBound() []*OptionSetting {
+	if x != nil {
+		return x.MatchBound
+	}
+	return nil
+}
+
 var File_croupier_v1_options_proto protoreflect.FileDescriptor
 
 const file_croupier_v1_options_proto_rawDesc = "" +
@@ -627,7 +640,7 @@ const file_croupier_v1_options_proto_rawDesc = "" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x126\n" +
 	"\bsettings\x18\x03 \x03(\v2\x1a.croupier.v1.OptionSettingR\bsettings\x12\x1b\n" +
 	"\tmin_seats\x18\x04 \x01(\rR\bminSeats\x12\x1b\n" +
-	"\tmax_seats\x18\x05 \x01(\rR\bmaxSeats\"\xe1\x02\n" +
+	"\tmax_seats\x18\x05 \x01(\rR\bmaxSeats\"\x9e\x03\n" +
 	"\x0eGameDescriptor\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12!\n" +
 	"\fdisplay_name\x18\x02 \x01(\tR\vdisplayName\x12 \n" +
@@ -637,7 +650,10 @@ const file_croupier_v1_options_proto_rawDesc = "" +
 	"\tmax_seats\x18\x06 \x01(\rR\bmaxSeats\x127\n" +
 	"\aoptions\x18\a \x03(\v2\x1d.croupier.v1.OptionDescriptorR\aoptions\x127\n" +
 	"\apresets\x18\b \x03(\v2\x1d.croupier.v1.PresetDescriptorR\apresets\x12%\n" +
-	"\x0edefault_preset\x18\t \x01(\tR\rdefaultPreset*\x7f\n" +
+	"\x0edefault_preset\x18\t \x01(\tR\rdefaultPreset\x12;\n" +
+	"\vmatch_bound\x18\n" +
+	" \x03(\v2\x1a.croupier.v1.OptionSettingR\n" +
+	"matchBound*\x7f\n" +
 	"\n" +
 	"OptionType\x12\x1b\n" +
 	"\x17OPTION_TYPE_UNSPECIFIED\x10\x00\x12\x14\n" +
@@ -678,11 +694,12 @@ var file_croupier_v1_options_proto_depIdxs = []int32{
 	3, // 4: croupier.v1.PresetDescriptor.settings:type_name -> croupier.v1.OptionSetting
 	4, // 5: croupier.v1.GameDescriptor.options:type_name -> croupier.v1.OptionDescriptor
 	5, // 6: croupier.v1.GameDescriptor.presets:type_name -> croupier.v1.PresetDescriptor
-	7, // [7:7] is the sub-list for method output_type
-	7, // [7:7] is the sub-list for method input_type
-	7, // [7:7] is the sub-list for extension type_name
-	7, // [7:7] is the sub-list for extension extendee
-	0, // [0:7] is the sub-list for field type_name
+	3, // 7: croupier.v1.GameDescriptor.match_bound:type_name -> croupier.v1.OptionSetting
+	8, // [8:8] is the sub-list for method output_type
+	8, // [8:8] is the sub-list for method input_type
+	8, // [8:8] is the sub-list for extension type_name
+	8, // [8:8] is the sub-list for extension extendee
+	0, // [0:8] is the sub-list for field type_name
 }
 
 func init() { file_croupier_v1_options_proto_init() }

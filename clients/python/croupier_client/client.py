@@ -170,6 +170,18 @@ def option_value(value: OptionInput) -> options_pb2.OptionValue:
     return options_pb2.OptionValue(set_value=options_pb2.NameList(names=names))
 
 
+def option_input(value: options_pb2.OptionValue) -> OptionInput:
+    """The Python value of an OptionValue (as ListGames sends defaults,
+    presets and match bounds): `option_value`'s inverse."""
+    kind = value.WhichOneof("kind")
+    if kind == "set_value":
+        return list(value.set_value.names)
+    if kind is None:
+        raise ValueError("an OptionValue without a value")
+    result: OptionInput = getattr(value, kind)
+    return result
+
+
 def option_settings(options: Mapping[str, OptionInput]) -> list[options_pb2.OptionSetting]:
     """One OptionSetting per entry of `options`, in the mapping's order."""
     return [

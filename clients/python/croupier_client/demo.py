@@ -14,7 +14,13 @@ from collections.abc import Callable, Mapping, Sequence
 
 from croupier_client import playout
 from croupier_client.bots import Bot, RandomBot
-from croupier_client.client import DEFAULT_TARGET, CroupierClient, CroupierError, OptionInput
+from croupier_client.client import (
+    DEFAULT_TARGET,
+    CroupierClient,
+    CroupierError,
+    OptionInput,
+    option_input,
+)
 from croupier_client.v1 import game_pb2, service_pb2
 
 DEFAULT_GAME = "hundred_and_one"
@@ -239,8 +245,14 @@ def main(argv: Sequence[str] | None = None) -> int:
             parser.error(f"{args.game} preset {preset.name} is played by {low} to {high} seats")
         if args.max_moves < 1:
             parser.error("--max-moves must be at least 1")
+        # What a match between programs sets so that it ends (ListGames'
+        # match_bound: «Мост»'s 12 deals, C-M-4); random bots may never reach
+        # the game's own target.
+        bound = {s.name: option_input(s.value) for s in descriptor.match_bound}
         try:
-            _, lines = play_match(client, args.game, preset.name, seats, args.seed, args.max_moves)
+            _, lines = play_match(
+                client, args.game, preset.name, seats, args.seed, args.max_moves, options=bound
+            )
         except MatchTooLong as error:
             print("\n".join(error.transcript))
             print(f"croupier demo: {error}", file=sys.stderr)

@@ -68,6 +68,8 @@ def list_games(request: service_pb2.ListGamesRequest) -> service_pb2.ListGamesRe
             default_preset=game.default_preset,
         )
         d.options.extend(game.catalogue.descriptors())
+        for name, value in getattr(game, "match_bound", {}).items():
+            d.match_bound.add(name=name).value.CopyFrom(to_option_value(value))
         for preset in game.presets:
             p = d.presets.add(
                 name=preset.name,
