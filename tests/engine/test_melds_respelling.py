@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from croupier.engine.cards import parse_card
+from croupier.engine.errors import InvalidInput
 from croupier.engine.melds import (
     HIGH,
     LOW,
@@ -16,6 +17,7 @@ from croupier.engine.melds import (
     MeldRules,
     analyse,
     backwards,
+    check_lay_off_shape,
     fitting_ends,
     lay_off_candidates,
     lay_offs_from,
@@ -200,3 +202,18 @@ def test_a_refused_lay_off_on_a_sequence_says_what_fits():
     assert fault(whole, "RJ", 0, c("5H"), WRAP).endswith(
         "the sequence holds every rank of its suit"
     )
+
+
+@pytest.mark.parametrize(
+    ("card", "end", "joker_as", "field", "problem"),
+    [(0, 0, 0, "lay.card", "needs a card of the French deck; got 0"),
+     (55, 0, 0, "lay.card", "needs a card of the French deck; got 55"),
+     (5, 3, 0, "lay.end", "unknown end 3"),
+     (5, 0, 7, "lay.joker_as", "only a joker declares an identity"),
+     (53, 0, 53, "lay.joker_as", "must be a suited card")],
+)  # fmt: skip
+def test_a_malformed_lay_off_is_refused_naming_its_field(card, end, joker_as, field, problem):
+    with pytest.raises(InvalidInput) as refused:
+        check_lay_off_shape(card, end, joker_as, "lay")
+    assert refused.value.violations == [(field, problem)]
+    check_lay_off_shape(card if 1 <= card <= 54 else 5, 0, 0, "lay")  # the well-formed one passes

@@ -35,6 +35,8 @@ from dataclasses import dataclass
 
 from croupier.engine.cards import (
     ACE,
+    BLACK_JOKER,
+    LAST_SUITED,
     RANK_OF,
     SUIT_OF,
     SUITS,
@@ -43,6 +45,7 @@ from croupier.engine.cards import (
     is_joker,
     is_suited,
 )
+from croupier.engine.errors import InvalidInput
 
 SET = 1
 SEQUENCE = 2
@@ -362,6 +365,27 @@ def _jokers_valued(
 
 
 # -- adding to a meld and swapping its jokers -----------------------------------
+
+
+def check_lay_off_shape(card: int, end: int, joker_as: int, path: str) -> None:
+    """Raise InvalidInput unless a rummy lay-off's fields are well formed:
+    a card of the French deck with jokers, an end that is none, LOW or
+    HIGH, and an identity only for a joker, a suited card (`path` is the
+    lay-off's field path, `move.scala40.lay_off`)."""
+    check_card(card, f"{path}.card")
+    if end not in (0, LOW, HIGH):
+        raise InvalidInput(f"{path}.end", f"unknown end {end}")
+    if joker_as and not is_joker(card):
+        raise InvalidInput(f"{path}.joker_as", "only a joker declares an identity")
+    if not 0 <= joker_as <= LAST_SUITED:
+        raise InvalidInput(f"{path}.joker_as", "must be a suited card")
+
+
+def check_card(value: int, path: str) -> None:
+    """Raise InvalidInput unless `value` is a card of the French deck with
+    its two jokers (a rummy move's card)."""
+    if not 1 <= value <= BLACK_JOKER:
+        raise InvalidInput(path, f"needs a card of the French deck; got {value}")
 
 
 def lay_off_spelling_fault(meld: Meld, value: int, end: int, joker_as: int) -> str | None:

@@ -11,7 +11,7 @@ from croupier.engine import caches
 from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, card_text, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
-from croupier.engine.melds import MeldError
+from croupier.engine.melds import MeldError, check_card, check_lay_off_shape
 from croupier.games.most import completion
 from croupier.games.most.position import Position, table_of
 from croupier.games.most.rules import DECK, rules_for
@@ -192,13 +192,13 @@ def check_move_shape(move: game_pb2.Move) -> None:
             "needs one action: draw_stock, take_bridge, meld, lay_off, exchange_joker or discard",
         )
     if action == "take_bridge":
-        _check_card(m.take_bridge.card, f"{path}.take_bridge.card")
+        check_card(m.take_bridge.card, f"{path}.take_bridge.card")
     elif action == "meld":
         spec = m.meld
         if not spec.cards:
             raise InvalidInput(f"{path}.meld.cards", "a meld needs cards")
         for value in spec.cards:
-            _check_card(value, f"{path}.meld.cards")
+            check_card(value, f"{path}.meld.cards")
         jokers = sum(1 for v in spec.cards if is_joker(v))
         if len(spec.joker_as) != jokers:
             raise InvalidInput(
@@ -214,19 +214,8 @@ def check_move_shape(move: game_pb2.Move) -> None:
             raise InvalidInput(f"{path}.meld.cards", "names a card twice (every card is unique)")
     elif action == "lay_off":
         lay = m.lay_off
-        _check_card(lay.card, f"{path}.lay_off.card")
-        if lay.end not in (0, 1, 2):
-            raise InvalidInput(f"{path}.lay_off.end", f"unknown end {lay.end}")
-        if lay.joker_as and not is_joker(lay.card):
-            raise InvalidInput(f"{path}.lay_off.joker_as", "only a joker declares an identity")
-        if not 0 <= lay.joker_as <= LAST_SUITED:
-            raise InvalidInput(f"{path}.lay_off.joker_as", "must be a suited card")
+        check_lay_off_shape(lay.card, lay.end, lay.joker_as, f"{path}.lay_off")
     elif action == "exchange_joker":
-        _check_card(m.exchange_joker.card, f"{path}.exchange_joker.card")
+        check_card(m.exchange_joker.card, f"{path}.exchange_joker.card")
     elif action == "discard":
-        _check_card(m.discard.card, f"{path}.discard.card")
-
-
-def _check_card(value: int, path: str) -> None:
-    if not 1 <= value <= BLACK_JOKER:
-        raise InvalidInput(path, f"needs a card of the French deck; got {value}")
+        check_card(m.discard.card, f"{path}.discard.card")

@@ -9,6 +9,7 @@ from __future__ import annotations
 from croupier.engine.cards import BLACK_JOKER, LAST_SUITED, is_joker
 from croupier.engine.conservation import check_conservation, holds_exactly
 from croupier.engine.errors import InvalidInput
+from croupier.engine.melds import check_card, check_lay_off_shape
 from croupier.games.scala40 import completion
 from croupier.games.scala40.analyser import TableFault, table_melds
 from croupier.games.scala40.options import check_seats
@@ -240,29 +241,18 @@ def check_move_shape(move: game_pb2.Move) -> None:
             _check_spec(spec, f"{path}.split.parts[{i}]")
     elif action == "lay_off":
         lay = m.lay_off
-        _check_card(lay.card, f"{path}.lay_off.card")
-        if lay.end not in (0, pb.SCALA40_END_LOW, pb.SCALA40_END_HIGH):
-            raise InvalidInput(f"{path}.lay_off.end", f"unknown end {lay.end}")
-        if lay.joker_as and not is_joker(lay.card):
-            raise InvalidInput(f"{path}.lay_off.joker_as", "only a joker declares an identity")
-        if not 0 <= lay.joker_as <= LAST_SUITED:
-            raise InvalidInput(f"{path}.lay_off.joker_as", "must be a suited card")
+        check_lay_off_shape(lay.card, lay.end, lay.joker_as, f"{path}.lay_off")
     elif action == "swap_joker":
-        _check_card(m.swap_joker.card, f"{path}.swap_joker.card")
+        check_card(m.swap_joker.card, f"{path}.swap_joker.card")
     elif action == "discard":
-        _check_card(m.discard.card, f"{path}.discard.card")
-
-
-def _check_card(value: int, path: str) -> None:
-    if not 1 <= value <= BLACK_JOKER:
-        raise InvalidInput(path, f"needs a card of the French deck; got {value}")
+        check_card(m.discard.card, f"{path}.discard.card")
 
 
 def _check_spec(spec: pb.Scala40MeldSpec, path: str) -> None:
     if not spec.cards:
         raise InvalidInput(f"{path}.cards", "a meld needs cards")
     for value in spec.cards:
-        _check_card(value, f"{path}.cards")
+        check_card(value, f"{path}.cards")
     jokers = sum(1 for v in spec.cards if is_joker(v))
     if len(spec.joker_as) != jokers:
         raise InvalidInput(
