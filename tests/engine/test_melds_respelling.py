@@ -20,6 +20,7 @@ from croupier.engine.melds import (
     check_lay_off_shape,
     fitting_ends,
     lay_off_candidates,
+    lay_off_fault,
     lay_offs_from,
     respelled_lay_off,
     respelled_meld,
@@ -217,3 +218,17 @@ def test_a_malformed_lay_off_is_refused_naming_its_field(card, end, joker_as, fi
         check_lay_off_shape(card, end, joker_as, "lay")
     assert refused.value.violations == [(field, problem)]
     check_lay_off_shape(card if 1 <= card <= 54 else 5, 0, 0, "lay")  # the well-formed one passes
+
+
+def test_a_lay_off_fault_is_the_spelling_fault_on_a_set_and_says_what_fits_on_a_sequence():
+    c = parse_card
+    trio = _meld("7C 7D 7S")
+    assert lay_off_fault(trio, 3, c("7H"), 0, 0, STRAIGHT, "X") is None
+    assert lay_off_fault(trio, 3, c("7H"), HIGH, 0, STRAIGHT, "X") == (
+        "7H on [7C 7D 7S]: on a set: no end; a joker names the card it stands for"
+    )
+    run = analyse([c("RJ"), c("6H"), c("7H")], [c("5H")], STRAIGHT)
+    assert lay_off_fault(run, 2, c("8H"), HIGH, 0, STRAIGHT, "X") is None
+    assert lay_off_fault(run, 2, c("5H"), 0, 0, STRAIGHT, "SWAP {card} ON {meld_id}") == (
+        "5H on [RJ=5H 6H 7H]: a joker stands for 5H there; take it (SWAP 5H ON 2)"
+    )

@@ -405,13 +405,28 @@ def lay_off_spelling_fault(meld: Meld, value: int, end: int, joker_as: int) -> s
     return f"{card_text(value)} on {meld_text(meld.cards, meld.joker_as)}: {how}"
 
 
+def lay_off_fault(
+    meld: Meld, meld_id: int, value: int, end: int, joker_as: int, rules: MeldRules, swap: str
+) -> str | None:
+    """Why a lay-off is refused for its spelling, or None: a lay-off that
+    fits was read in its one spelling already (the games' K-M-1, K-S40-2),
+    so one refused here fits nowhere on a sequence, or fits both its ends
+    (`sequence_lay_off_fault` says what fits), or is spelled wrong on a set
+    (`lay_off_spelling_fault`). `swap` is the game's text for taking a joker,
+    a template of `{card}` and `{meld_id}` ("SWAP {card} ON {meld_id}")."""
+    fault = lay_off_spelling_fault(meld, value, end, joker_as)
+    if fault is None or meld.kind != SEQUENCE:
+        return fault
+    return sequence_lay_off_fault(meld, meld_id, value, end, joker_as, rules, swap)
+
+
 def sequence_lay_off_fault(
     meld: Meld, meld_id: int, value: int, end: int, joker_as: int, rules: MeldRules, swap: str
 ) -> str:
     """What is wrong with a lay-off on a sequence that is not spelled its one
     way and was not read as another spelling of one (the games' K-M-1,
     K-S40-2), and how to write what fits: both ends (name one), the card a
-    joker of the meld stands for (`swap`, the game's text for taking that
+    joker of the meld stands for (`swap`, the game's template for taking that
     joker), the ends' cards, or no end left (a whole suit)."""
     written = card_text(value) + (f"={card_text(joker_as)}" if joker_as else "")
     on = f"{written} on {meld_text(meld.cards, meld.joker_as)}"
@@ -425,7 +440,8 @@ def sequence_lay_off_fault(
         is_joker(card) and identity == value
         for card, identity in zip(meld.cards, meld.identities, strict=True)
     ):
-        return f"{on}: a joker stands for {card_text(value)} there; take it ({swap})"
+        taking = swap.format(card=card_text(value), meld_id=meld_id)
+        return f"{on}: a joker stands for {card_text(value)} there; take it ({taking})"
     open_ends = [
         f"{'LOW' if spot.end == LOW else 'HIGH'} takes {card_text(spot.value)}"
         for spot in spots(meld, rules)

@@ -21,14 +21,12 @@ from croupier.engine import caches
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import (
-    SEQUENCE,
     Meld,
     MeldError,
     extend,
-    lay_off_spelling_fault,
+    lay_off_fault,
     meld_text,
     respelled_meld,
-    sequence_lay_off_fault,
     swap,
 )
 from croupier.games.most.analyser import analysed, refusal
@@ -38,6 +36,9 @@ from croupier.v1 import most_pb2 as pb
 
 Why = pb.MostRejectionReason
 RepeatedMelds = Any  # a repeated MostMeld field (a state's or a view's)
+
+# How a lay-off refusal names the move that takes a joker (engine/melds.lay_off_fault).
+_TAKE_JOKER = "EXCHANGE {card}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,19 +392,11 @@ class Position:
         )  # fmt: skip
 
     def _where(self, table_meld: TableMeld, value: int, end: int, joker_as: int) -> None:
-        """One spelling per lay-off (engine/melds.py); the engine has already
-        read another spelling of a lay-off that fits as the lay-off (K-M-1),
-        so what is refused here fits nowhere, or fits both ends of a sequence."""
-        meld = table_meld.meld
-        fault = lay_off_spelling_fault(meld, value, end, joker_as)
-        if fault is None:
-            return
-        if meld.kind == SEQUENCE:
-            swap = f"EXCHANGE {card_text(value)}"
-            fault = sequence_lay_off_fault(
-                meld, table_meld.id, value, end, joker_as, self.rules.melds, swap
-            )
-        raise IllegalMove(Why.MOST_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "R-M-31")
+        """One spelling per lay-off (engine/melds.lay_off_fault)."""
+        meld, meld_id = table_meld.meld, table_meld.id
+        fault = lay_off_fault(meld, meld_id, value, end, joker_as, self.rules.melds, _TAKE_JOKER)
+        if fault is not None:
+            raise IllegalMove(Why.MOST_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "R-M-31")
 
     def exchange(self, natural: int) -> None:
         """R-M-32: the card a table joker stands for takes its place; the joker

@@ -16,14 +16,12 @@ from dataclasses import dataclass, field
 from croupier.engine.cards import card_text, is_joker
 from croupier.engine.errors import IllegalMove
 from croupier.engine.melds import (
-    SEQUENCE,
     SET,
     Meld,
     MeldError,
     extend,
-    lay_off_spelling_fault,
+    lay_off_fault,
     meld_text,
-    sequence_lay_off_fault,
     swap,
 )
 from croupier.games.scala40.analyser import TableMeld, TableMelds, refusal, table_melds
@@ -32,6 +30,9 @@ from croupier.v1 import game_pb2
 from croupier.v1 import scala40_pb2 as pb
 
 Why = pb.Scala40RejectionReason
+
+# How a lay-off refusal names the move that takes a joker (engine/melds.lay_off_fault).
+_TAKE_JOKER = "SWAP {card} ON {meld_id}"
 
 
 @dataclass
@@ -310,19 +311,11 @@ class Position:
         self._quads()
 
     def _where(self, table_meld: TableMeld, value: int, end: int, joker_as: int) -> None:
-        """One spelling per lay-off (engine/melds.py); another spelling of a
-        lay-off that fits was read as it already (K-S40-2), so what is refused
-        here fits nowhere, or fits both ends of a sequence."""
-        meld = table_meld.meld
-        fault = lay_off_spelling_fault(meld, value, end, joker_as)
-        if fault is None:
-            return
-        if meld.kind == SEQUENCE:
-            swap = f"SWAP {card_text(value)} ON {table_meld.id}"
-            fault = sequence_lay_off_fault(
-                meld, table_meld.id, value, end, joker_as, self.rules.melds, swap
-            )
-        raise IllegalMove(Why.SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "§1.8")
+        """One spelling per lay-off (engine/melds.lay_off_fault)."""
+        meld, meld_id = table_meld.meld, table_meld.id
+        fault = lay_off_fault(meld, meld_id, value, end, joker_as, self.rules.melds, _TAKE_JOKER)
+        if fault is not None:
+            raise IllegalMove(Why.SCALA40_REJECTION_REASON_LAY_OFF_DOES_NOT_FIT, fault, "§1.8")
 
     def swap_joker(self, meld_id: int, natural: int) -> None:
         """§1.9: the natural a joker stands for takes its place; the joker
