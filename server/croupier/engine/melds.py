@@ -32,6 +32,7 @@ from __future__ import annotations
 import enum
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from croupier.engine.cards import (
     ACE,
@@ -197,26 +198,26 @@ def analyse(cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules) -> 
     cards = tuple(cards)
     joker_as = tuple(joker_as)
     if len(cards) < 3:
-        raise MeldError(
-            MeldFault.TOO_SHORT, f"{_text(cards, joker_as)}: a meld has 3 or more cards"
-        )
+        _refuse(MeldFault.TOO_SHORT, cards, joker_as, "a meld has 3 or more cards")
     for identity in joker_as:
         if identity and not is_suited(identity):
-            raise MeldError(
+            _refuse(
                 MeldFault.JOKER_IDENTITY_WRONG,
-                f"{_text(cards, joker_as)}: a joker stands for one of the 52 suited cards",
+                cards,
+                joker_as,
+                "a joker stands for one of the 52 suited cards",
             )
     jokers = iter(joker_as)
     identities = tuple(next(jokers) if is_joker(v) else v for v in cards)
     naturals = [v for v in cards if not is_joker(v)]
     if not naturals:
-        raise MeldError(
-            MeldFault.NO_NATURAL, f"{_text(cards, joker_as)}: a meld needs a natural card"
-        )
+        _refuse(MeldFault.NO_NATURAL, cards, joker_as, "a meld needs a natural card")
     if len(joker_as) > rules.max_jokers:
-        raise MeldError(
+        _refuse(
             MeldFault.TOO_MANY_JOKERS,
-            f"{_text(cards, joker_as)}: at most {rules.max_jokers} joker(s) in a meld",
+            cards,
+            joker_as,
+            f"at most {rules.max_jokers} joker(s) in a meld",
         )
     known = [i for i in identities if i]
     if len({RANK_OF[i] for i in known}) == 1:
@@ -226,8 +227,12 @@ def analyse(cards: Sequence[int], joker_as: Sequence[int], rules: MeldRules) -> 
     return _analyse_sequence(cards, joker_as, identities, rules)
 
 
-def _text(cards: Sequence[int], joker_as: Sequence[int]) -> str:
-    return meld_text(cards, joker_as)
+def _refuse(
+    fault: MeldFault, cards: Sequence[int], joker_as: Sequence[int], reason: str
+) -> NoReturn:
+    """Raise MeldError: the meld's text, then `reason` (the text is written
+    only for a refusal: most melds analysed are valid)."""
+    raise MeldError(fault, f"{meld_text(cards, joker_as)}: {reason}")
 
 
 def _analyse_set(
@@ -236,28 +241,35 @@ def _analyse_set(
     identities: tuple[int, ...],
     rules: MeldRules,
 ) -> Meld:
-    text = _text(cards, joker_as)
     rank = RANK_OF[next(i for i in identities if i)]
     if len(cards) > 4:
-        raise MeldError(MeldFault.SET_TOO_LARGE, f"{text}: a set has at most 4 cards")
+        _refuse(MeldFault.SET_TOO_LARGE, cards, joker_as, "a set has at most 4 cards")
     suits = [SUIT_OF[i] for i in identities if i]
     if len(set(suits)) != len(suits):
-        raise MeldError(MeldFault.SET_SUITS_REPEAT, f"{text}: a set's suits must all differ")
+        _refuse(MeldFault.SET_SUITS_REPEAT, cards, joker_as, "a set's suits must all differ")
     undeclared = joker_as.count(0)
     if undeclared and not (rules.undeclared_set_joker and len(cards) == 3 and len(joker_as) == 1):
-        raise MeldError(
-            MeldFault.JOKER_UNDECLARED, f"{text}: declare the suit each joker of the set stands for"
+        _refuse(
+            MeldFault.JOKER_UNDECLARED,
+            cards,
+            joker_as,
+            "declare the suit each joker of the set stands for",
         )
     for identity in joker_as:
         if identity and RANK_OF[identity] != rank:
-            raise MeldError(
-                MeldFault.JOKER_IDENTITY_WRONG, f"{text}: a joker of the set has the set's rank"
+            _refuse(
+                MeldFault.JOKER_IDENTITY_WRONG,
+                cards,
+                joker_as,
+                "a joker of the set has the set's rank",
             )
     ordered = set_order(cards, joker_as)
     if list(cards) != ordered[0] or list(joker_as) != ordered[1]:
-        raise MeldError(
+        _refuse(
             MeldFault.NOT_IN_ORDER,
-            f"{text}: write a set naturals by suit (C D H S), then jokers: {_text(*ordered)}",
+            cards,
+            joker_as,
+            f"write a set naturals by suit (C D H S), then jokers: {meld_text(*ordered)}",
         )
     value = rules.set_value(rank) * len(cards)
     value = _jokers_valued(value, cards, rules, lambda k: rules.set_value(rank))
@@ -270,28 +282,29 @@ def _analyse_sequence(
     identities: tuple[int, ...],
     rules: MeldRules,
 ) -> Meld:
-    text = _text(cards, joker_as)
     if 0 in identities:
-        raise MeldError(
-            MeldFault.JOKER_UNDECLARED, f"{text}: a joker in a sequence stands for a card"
+        _refuse(
+            MeldFault.JOKER_UNDECLARED, cards, joker_as, "a joker in a sequence stands for a card"
         )
     suits = {SUIT_OF[i] for i in identities}
     if len(suits) != 1:
-        raise MeldError(
+        _refuse(
             MeldFault.SET_RANKS_DIFFER,
-            f"{text}: a meld is one rank in different suits, or one suit in sequence",
+            cards,
+            joker_as,
+            "a meld is one rank in different suits, or one suit in sequence",
         )
     suit = suits.pop()
     last = len(cards) - 1
     if any(RANK_OF[i] == ACE for i in identities[1:last]):
-        raise MeldError(
-            MeldFault.ACE_IN_MIDDLE, f"{text}: an ace is only below the 2 or above the king"
+        _refuse(
+            MeldFault.ACE_IN_MIDDLE, cards, joker_as, "an ace is only below the 2 or above the king"
         )
     # Anchor on the first natural non-ace (else a joker's): it fixes every position.
     order = sorted(range(len(cards)), key=lambda k: is_joker(cards[k]))
     anchor = next((k for k in order if RANK_OF[identities[k]] != ACE), None)
     if anchor is None:
-        raise MeldError(MeldFault.SEQUENCE_NOT_CONSECUTIVE, f"{text}: not consecutive")
+        _refuse(MeldFault.SEQUENCE_NOT_CONSECUTIVE, cards, joker_as, "not consecutive")
     low = RANK_OF[identities[anchor]] - anchor
     for k, identity in enumerate(identities):
         position = low + k
@@ -300,15 +313,20 @@ def _analyse_sequence(
             fault = MeldFault.SEQUENCE_NOT_CONSECUTIVE
             if is_joker(cards[k]):
                 fault = MeldFault.JOKER_IDENTITY_WRONG
-            raise MeldError(fault, f"{text}: not consecutive cards of one suit, low to high")
+            _refuse(fault, cards, joker_as, "not consecutive cards of one suit, low to high")
     if len(cards) > rules.max_sequence_length:
-        raise MeldError(
+        _refuse(
             MeldFault.SEQUENCE_TOO_LONG,
-            f"{text}: a sequence has at most {rules.max_sequence_length} cards",
+            cards,
+            joker_as,
+            f"a sequence has at most {rules.max_sequence_length} cards",
         )
     if low == 1 and len(cards) == 14 and not is_joker(cards[0]) and not is_joker(cards[-1]):
-        raise MeldError(
-            MeldFault.TWO_NATURAL_ACES, f"{text}: a sequence holds one natural ace of its suit"
+        _refuse(
+            MeldFault.TWO_NATURAL_ACES,
+            cards,
+            joker_as,
+            "a sequence holds one natural ace of its suit",
         )
     value = sum(rules.values[low + k] for k in range(len(cards)))
     value = _jokers_valued(value, cards, rules, lambda k: rules.values[low + k])
@@ -323,21 +341,22 @@ def _analyse_cyclic(
 ) -> Meld:
     """A sequence round the circle of ranks (MeldRules.wrap): one suit, each
     card the rank after the one before it (the ace followed by the 2)."""
-    text = _text(cards, joker_as)
     if 0 in identities:
-        raise MeldError(
-            MeldFault.JOKER_UNDECLARED, f"{text}: a joker in a sequence stands for a card"
+        _refuse(
+            MeldFault.JOKER_UNDECLARED, cards, joker_as, "a joker in a sequence stands for a card"
         )
     suits = {SUIT_OF[i] for i in identities}
     if len(suits) != 1:
-        raise MeldError(
+        _refuse(
             MeldFault.SET_RANKS_DIFFER,
-            f"{text}: a meld is one rank in different suits, or one suit in sequence",
+            cards,
+            joker_as,
+            "a meld is one rank in different suits, or one suit in sequence",
         )
     limit = min(rules.max_sequence_length, 13)  # each rank once round the circle
     if len(cards) > limit:
-        raise MeldError(
-            MeldFault.SEQUENCE_TOO_LONG, f"{text}: a sequence has at most {limit} cards"
+        _refuse(
+            MeldFault.SEQUENCE_TOO_LONG, cards, joker_as, f"a sequence has at most {limit} cards"
         )
     anchor = next(k for k, v in enumerate(cards) if not is_joker(v))
     low = cyclic_rank(RANK_OF[identities[anchor]] - anchor)
@@ -346,7 +365,7 @@ def _analyse_cyclic(
             fault = MeldFault.SEQUENCE_NOT_CONSECUTIVE
             if is_joker(cards[k]):
                 fault = MeldFault.JOKER_IDENTITY_WRONG
-            raise MeldError(fault, f"{text}: not consecutive cards of one suit, in order")
+            _refuse(fault, cards, joker_as, "not consecutive cards of one suit, in order")
     value = sum(rules.values[RANK_OF[i]] for i in identities)
     value = _jokers_valued(value, cards, rules, lambda k: rules.values[RANK_OF[identities[k]]])
     return Meld(SEQUENCE, cards, joker_as, identities, suits.pop(), low, value, cyclic=True)
@@ -468,7 +487,7 @@ def _extend_sequence(meld: Meld, value: int, end: int, rules: MeldRules) -> Meld
         if len(meld.cards) >= min(rules.max_sequence_length, 13):
             raise MeldError(
                 MeldFault.DOES_NOT_FIT,
-                f"{text}: {_text(meld.cards, meld.joker_as)} holds every rank of its suit",
+                f"{text}: {meld_text(meld.cards, meld.joker_as)} holds every rank of its suit",
             )
         position = cyclic_rank(meld.low - 1 if end == LOW else meld.high + 1)
     else:
@@ -479,7 +498,7 @@ def _extend_sequence(meld: Meld, value: int, end: int, rules: MeldRules) -> Meld
     if not is_joker(value) and value != wanted:
         raise MeldError(
             MeldFault.DOES_NOT_FIT,
-            f"{text} does not extend {_text(meld.cards, meld.joker_as)} at its "
+            f"{text} does not extend {meld_text(meld.cards, meld.joker_as)} at its "
             f"{'low' if end == LOW else 'high'} end (only {card_text(wanted)} does)",
         )
     if is_joker(value):
@@ -503,7 +522,7 @@ def _extend_set(meld: Meld, value: int, joker_as: int, rules: MeldRules) -> Meld
         if not joker_as or RANK_OF[joker_as] != rank or SUIT_OF[joker_as] not in missing:
             raise MeldError(
                 MeldFault.JOKER_IDENTITY_WRONG,
-                f"a joker laid on {_text(meld.cards, meld.joker_as)} stands for a missing suit "
+                f"a joker laid on {meld_text(meld.cards, meld.joker_as)} stands for a missing suit "
                 f"({', '.join(card_text(card(rank, s)) for s in missing)})",
             )
         identities.append(joker_as)
@@ -512,7 +531,7 @@ def _extend_set(meld: Meld, value: int, joker_as: int, rules: MeldRules) -> Meld
         if RANK_OF[value] != rank or SUIT_OF[value] not in missing:
             raise MeldError(
                 MeldFault.DOES_NOT_FIT,
-                f"{text} is not a missing suit of {_text(meld.cards, meld.joker_as)}",
+                f"{text} is not a missing suit of {meld_text(meld.cards, meld.joker_as)}",
             )
         missing.remove(SUIT_OF[value])
     if 0 in identities:
@@ -546,7 +565,7 @@ def swap(meld: Meld, natural: int, rules: MeldRules) -> tuple[Meld, int]:
         raise MeldError(
             MeldFault.NO_SUCH_JOKER,
             f"{card_text(natural)} is the identity of no joker in "
-            f"{_text(meld.cards, meld.joker_as)}",
+            f"{meld_text(meld.cards, meld.joker_as)}",
         )
     joker = meld.cards[index]
     cards = list(meld.cards)
