@@ -99,16 +99,12 @@ UNCOVERED := $(filter-out $(addsuffix /,$(COVERED)) tests/__pycache__/,$(wildcar
 # its time is spent waiting (servers starting, subprocess clients, Go and
 # Node runs, timeouts under test), and with a worker per core the cores sat
 # idle then. On 2 cores, runs interleaved: 2 workers 182-190 s (31-34 s of
-# CPU idle), 3 workers 166-170 s (7 s idle). The coverage pass runs in one
-# process, without xdist: it shares the cores with lint and the tools'
-# set-up (the Go builds), which end later than it anyway, so only its CPU
-# counts, and each xdist worker added its own start, collection and import
-# of everything under the tracer (22.8 s of CPU with two workers, 19.6 in
-# one process, on a warm tree).
+# CPU idle), 3 workers 166-170 s (7 s idle). The coverage pass waits on
+# nothing and shares the cores with lint: a worker per core (with 3, lint
+# ended 3.5 s later, the pass no sooner).
 CORES := $(shell nproc 2>/dev/null || echo 2)
 TEST_WORKERS ?= $(shell echo $$(( $(CORES) < 8 ? $(CORES) + 1 : 8 )))
 PYTEST_RUN := $(BIN)/python -m pytest --dist worksteal
-COVERAGE_RUN := $(BIN)/python -m pytest -p no:xdist
 PYTEST := PYTHONDONTWRITEBYTECODE= $(PYTEST_RUN)
 # What the tests need is set up by parallel makes (TEST_JOBS jobs): the Go
 # builds, one after the other, beside npm ci, tsc, esbuild and chromium's
@@ -151,7 +147,7 @@ TOOLS_MAKE = $(MAKE) --no-print-directory -j$(TEST_JOBS) test-tools
 test:
 	$(MAKE) -j$(TEST_JOBS) test-python
 	@$(TOOLS_MAKE) > $(TOOLS_LOG) 2>&1 & tools=$$!; $(LINT_MAKE) > $(LINT_LOG) 2>&1 & lint=$$!; \
-	PYTHONDONTWRITEBYTECODE= nice -n 10 $(COVERAGE_RUN) $(COVERAGE) $(addprefix --ignore=,$(MODELS)) $(COVERED); tests=$$?; \
+	PYTHONDONTWRITEBYTECODE= nice -n 10 $(PYTEST_RUN) -n $(CORES) $(COVERAGE) $(addprefix --ignore=,$(MODELS)) $(COVERED); tests=$$?; \
 	wait $$tools; built=$$?; wait $$lint; linted=$$?; \
 	cat $(TOOLS_LOG) $(LINT_LOG); rm -f $(TOOLS_LOG) $(LINT_LOG); \
 	if [ $$built -ne 0 ]; then echo "make test: setting up the tools failed"; exit $$built; fi; \
