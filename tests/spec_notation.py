@@ -7,7 +7,8 @@ on these helpers (101, Scala 40, «Мост», the counting games).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from croupier.engine import api, cards
@@ -66,9 +67,35 @@ class RulesDriver:
 
     game: Any  # the registered game (its notation)
     reason_prefix: str  # e.g. "SCALA40_REJECTION_REASON_"
+    preset: str  # the preset `new` deals by default, e.g. "fisc"
+
+    c = staticmethod(c)
+    text = staticmethod(text_of)
 
     def __init__(self) -> None:
         self.events: list[game_pb2.Event] = []
+
+    @staticmethod
+    def bag(text: str) -> Counter[str]:
+        """The cards of a text, as a multiset."""
+        return Counter(words(text))
+
+    def new(
+        self,
+        seats: int = 3,
+        options: Mapping[str, bool | int | str] | None = None,
+        seed: int = 1,
+        preset: str | None = None,
+    ) -> game_pb2.GameState:
+        """A freshly dealt NewGame state (the class's preset unless named)."""
+        request = service_pb2.NewGameRequest(
+            game=self.game.name,
+            preset=self.preset if preset is None else preset,
+            seat_count=seats,
+            seed=seed,
+            options=settings(options),
+        )
+        return api.new_game(request).state
 
     def apply(
         self, state: game_pb2.GameState, move: game_pb2.Move

@@ -28,14 +28,13 @@ import pytest
 from croupier.engine import api, cards, registry
 from croupier.engine.melds import set_order
 from croupier.games.most import GAME
-from croupier.v1 import game_pb2, service_pb2
+from croupier.v1 import game_pb2
 from croupier.v1 import most_pb2 as pb
 from spec_notation import (
     RulesDriver,
     c,
     is_set,
     meld_words,
-    settings,
     short_reason,
     text_of,
     words,
@@ -63,27 +62,9 @@ class Table(RulesDriver):
     game = GAME
     reason_prefix = "MOST_REJECTION_REASON_"
 
-    c = staticmethod(c)
-    text = staticmethod(text_of)
-
-    @staticmethod
-    def bag(text: str) -> Counter[str]:
-        return Counter(words(text))
+    preset = "seed"
 
     # -- states ------------------------------------------------------------------
-
-    def new(
-        self,
-        seats: int = 3,
-        options: Mapping[str, Option] | None = None,
-        seed: int = 1,
-        preset: str = "seed",
-    ) -> game_pb2.GameState:
-        """A freshly dealt NewGame state."""
-        request = service_pb2.NewGameRequest(
-            game=NAME, preset=preset, seat_count=seats, seed=seed, options=settings(options)
-        )
-        return api.new_game(request).state
 
     def build(
         self,

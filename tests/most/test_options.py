@@ -11,8 +11,7 @@ from croupier.engine.errors import InvalidInput
 from croupier.games.most.options import CATALOGUE, PRESETS
 from croupier.v1 import most_pb2 as pb
 from croupier.v1 import service_pb2
-
-from .conftest import settings
+from spec_notation import settings
 
 DOCUMENT = {  # §2.10's table, and C-M-4's max_deals: name -> default
     "players": 4,

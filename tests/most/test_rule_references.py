@@ -22,8 +22,7 @@ from croupier.games.most import GAME, legal
 from croupier.games.most.analyser import FAULTS
 from croupier.games.most.options import CATALOGUE
 from croupier.v1 import game_pb2, service_pb2
-
-from .conftest import settings
+from spec_notation import settings
 
 PACKAGE = Path(legal.__file__).parent
 RULES_MD = (PACKAGE / "RULES.md").read_text(encoding="utf-8")

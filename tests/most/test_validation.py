@@ -10,8 +10,7 @@ import pytest
 from croupier.engine import api, cards
 from croupier.engine.errors import InvalidInput
 from croupier.v1 import game_pb2, most_pb2, service_pb2
-
-from .conftest import c
+from spec_notation import c
 
 
 def refused(state: game_pb2.GameState) -> tuple[str, str]:

@@ -36,7 +36,6 @@ from spec_notation import (
     c,
     is_set,
     meld_words,
-    settings,
     short_reason,
     text_of,
     words,
@@ -87,27 +86,9 @@ class Table(RulesDriver):
     game = GAME
     reason_prefix = "SCALA40_REJECTION_REASON_"
 
-    c = staticmethod(c)
-    text = staticmethod(text_of)
-
-    @staticmethod
-    def bag(text: str) -> Counter[str]:
-        return Counter(words(text))
+    preset = "fisc"
 
     # -- states ------------------------------------------------------------------
-
-    def new(
-        self,
-        seats: int = 3,
-        options: Mapping[str, Option] | None = None,
-        seed: int = 1,
-        preset: str = "fisc",
-    ) -> game_pb2.GameState:
-        """A freshly dealt NewGame state."""
-        request = service_pb2.NewGameRequest(
-            game=NAME, preset=preset, seat_count=seats, seed=seed, options=settings(options)
-        )
-        return api.new_game(request).state
 
     def build(
         self,

@@ -10,8 +10,9 @@ from croupier.engine import api
 from croupier.engine.errors import InvalidInput
 from croupier.games.scala40 import GAME
 from croupier.v1 import service_pb2
+from spec_notation import settings
 
-from .conftest import reason_name, settings
+from .conftest import reason_name
 
 MINE = (0, "[2♠ 3♠ 4♠]")
 OPTIONS = [

@@ -20,8 +20,7 @@ from croupier.engine import api
 from croupier.engine.errors import InvalidInput
 from croupier.engine.options import BOOL
 from croupier.v1 import game_pb2, service_pb2
-
-from .conftest import settings as option_settings
+from spec_notation import settings as option_settings
 
 # Every option of the catalogue over its whole domain (conformance/option_space.py).
 GAME = "scala40"

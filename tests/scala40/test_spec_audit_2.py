@@ -14,8 +14,9 @@ from croupier.engine import api, cards
 from croupier.engine.analysis import analyse_hand
 from croupier.engine.errors import InvalidInput
 from croupier.v1 import game_pb2, service_pb2
+from spec_notation import settings
 
-from .conftest import ENDS, settings
+from .conftest import ENDS
 
 MINE = (0, "[2♠ 3♠ 4♠]")
 PAIRS = {"teams": "PAIRS"}

@@ -14,8 +14,7 @@ import pytest
 from croupier.engine import api
 from croupier.engine.errors import InvalidInput
 from croupier.v1 import service_pb2
-
-from .conftest import settings
+from spec_notation import settings
 
 V6_V16 = {"discard_pickup_for_opening": True, "joker_swap_for_opening": True}
 
