@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 
 import pytest
@@ -10,6 +11,7 @@ from croupier import bench
 from croupier.engine import registry
 
 TINY = ["--rounds", "1", "--seconds", "0.02", "--preset-seconds", "0.02", "--states", "3"]
+TINY += ["--hands", "5"]
 
 
 def test_the_bench_prints_the_comparison_and_a_row_per_preset(
@@ -25,6 +27,14 @@ def test_the_bench_prints_the_comparison_and_a_row_per_preset(
         assert (game, preset, str(seats)) in rows
     games = {game for game, _, _ in bench.tables()}
     assert games == {game.name for game in registry.games()}
+    finder = [line for line in out.splitlines() if line.startswith("Scala 40 opening finder")]
+    assert len(finder) == 1, out
+    shape = (
+        r"Scala 40 opening finder, 5 random 14-card hands with two jokers: "
+        r"p50 [\d.]+ ms, p99 [\d.]+ ms, max [\d.]+ ms "
+        r"\(goal p50 ≤ 1 ms, max ≤ 20 ms: (met|NOT met)\)"
+    )
+    assert re.fullmatch(shape, finder[0]), finder[0]
 
 
 def test_without_rlcard_the_comparison_is_skipped_and_said_so(

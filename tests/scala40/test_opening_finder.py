@@ -152,7 +152,7 @@ def test_a_14_card_hand_matches_brute_force():
 
 def test_the_finder_is_fast_on_14_card_hands_with_two_jokers():
     """Issue 8's goal is p50 ≤ 1 ms and max ≤ 20 ms over 1,000 hands
-    (`python -m croupier.games.scala40.bench` reports it); a shared CI machine
+    (`make bench` reports it); a shared CI machine
     gets a looser bound, in CPU time, and none under a tracer (coverage)."""
     if sys.gettrace() is not None:
         pytest.skip("timings under a tracer (coverage) say nothing")
