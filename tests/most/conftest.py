@@ -83,7 +83,7 @@ class Table(RulesDriver):
         dealer: int | None = None,
         scores: Sequence[int] | None = None,
         deal_number: int = 1,
-        reshuffled_at: int = 0,
+        reshuffled_at: int | None = None,
         filler: int = 6,
         spare: int | None = None,
         options: Mapping[str, Option] | None = None,
@@ -172,7 +172,10 @@ class Table(RulesDriver):
         game.drawn_card = c(drawn) if drawn else 0  # type: ignore[assignment]
         game.bridge_card = 0  # type: ignore[assignment]
         game.bridge_card_owed = False
-        game.table_cards_at_reshuffle = reshuffled_at
+        # None: the bridge has not become the stock this hand; a number: it
+        # has, with that many cards on the table then (C-M-2).
+        game.reshuffled = reshuffled_at is not None
+        game.table_cards_at_reshuffle = reshuffled_at or 0
         if bridge_card:
             hand = game.hands[current].cards
             value = next(v for v in hand if cards.is_joker(v)) if bridge_card == "JK" else (

@@ -18,6 +18,9 @@ table were laid by seat 1 unless said otherwise."""
 
 from __future__ import annotations
 
+from croupier.engine import api
+from croupier.v1 import service_pb2
+
 LAY_OFF = {"bridge_card_may_be_laid_off": True}
 NEEDS_MELD = {"exchange_requires_meld": True}
 RESHUFFLE = {"stock_exhausted": "RESHUFFLE_BRIDGE"}
@@ -173,9 +176,9 @@ def test_c_m_1_the_chain_take_is_refused_without_the_lay_off_option_or_the_joker
 def test_c_m_2_a_one_card_bridge_becomes_the_stock_once(table):
     """The stock is empty. P takes the whole bridge, melds and discards: the
     bridge is the one card he discarded. Seat 1's draw turns it into a stock
-    (a meld reached the table since the deal) and draws it; seat 2's draw
-    finds the stock empty again with no card on the table since: the hand
-    ends (R-M-23), nobody out."""
+    (the first time in the hand) and draws it; seat 2's draw finds the stock
+    empty again with no card on the table since: the hand ends (R-M-23),
+    nobody out."""
     s = table.build(
         3,
         hands={0: "9♥ 9♠ K♣ 4♦", 1: "3♦ 7♣", 2: "2♣ Q♦"},
@@ -198,12 +201,13 @@ def test_c_m_2_a_one_card_bridge_becomes_the_stock_once(table):
     assert table.match_phase(s) == "DEAL_OVER"
 
 
-def test_c_m_2_the_first_reshuffle_needs_a_card_on_the_table_since_the_deal(table):
-    """RULES.md C-M-2 reads "since the previous reshuffle" as "since the deal"
-    for the first one: with nothing melded this hand, the empty stock ends the
-    hand even under RESHUFFLE_BRIDGE (an open point of the audit: 2.13's
-    "again" may mean the first reshuffle is free; the state cannot yet tell
-    a hand never reshuffled from one reshuffled with an empty table)."""
+def test_c_m_2_the_first_reshuffle_of_a_hand_is_free(table):
+    """C-M-2 turns the bridge into a stock *again* only after a card reached
+    the table since the last reshuffle: the first time needs nothing. With
+    nothing melded this hand, P's draw from the empty stock shuffles the
+    three bridge cards into a stock and draws one of them (rules version 4;
+    version 3 ended the hand here). P's second empty stock, still with
+    nothing on the table, ends the hand."""
     s = table.build(
         2,
         hands={0: "K♣ 9♦", 1: "3♦ 4♦"},
@@ -213,7 +217,21 @@ def test_c_m_2_the_first_reshuffle_needs_a_card_on_the_table_since_the_deal(tabl
         spare=1,
         options=RESHUFFLE,
     )
+    assert not s.most.reshuffled
     s = table.ok(s, table.draw(0))
+    assert table.kinds() == ["STOCK_RESTOCKED", "CARDS_DRAWN"]
+    assert table.match_phase(s) == "DEAL_IN_PROGRESS"
+    assert (table.bridge(s), table.stock_size(s), len(s.most.hands[0].cards)) == ([], 2, 3)
+    assert s.most.reshuffled and s.most.table_cards_at_reshuffle == 0
+    seen = api.get_view(service_pb2.GetViewRequest(state=s, seat=1)).view
+    assert seen.most.reshuffled  # public: everyone saw the bridge go
+    s = table.ok(s, table.discard(s, 0, "K♣"))
+    s = table.ok(s, table.draw(1))
+    s = table.ok(s, table.discard(s, 1, "3♦"))
+    s = table.ok(s, table.draw(0))
+    assert table.stock_size(s) == 0 and table.bridge(s) == ["K♣", "3♦"]
+    s = table.ok(s, table.discard(s, 0, "9♦"))
+    s = table.ok(s, table.draw(1))
     assert table.rule_events() == ["STOCK_EXHAUSTED"]
     assert table.match_phase(s) == "DEAL_OVER"
 

@@ -666,6 +666,7 @@ class Deal:
     bridge_card: int = 0
     owed: bool = False
     reached_table: bool = False  # C-M-2: a card reached the table since the last renewal
+    renewed: bool = False  # C-M-2: the stock has been renewed this hand (the first is free)
     over: bool = False
 
     def turn(self) -> Turn:
@@ -740,6 +741,7 @@ def deal_from(pos: Any, opts: Opts) -> Deal:
         most.bridge_card,
         most.bridge_card_owed,
         on_table > most.table_cards_at_reshuffle or most.exchanged_since_reshuffle,
+        most.reshuffled,
     )
 
 
@@ -755,11 +757,12 @@ def apply_move(deal: Deal, choice: Any, pos_after: Any) -> str:
     note = ""
     if kind == "DRAW":
         if not deal.stock:
-            if opts.reshuffle and deal.reached_table:  # R-M-23, C-M-2
+            if opts.reshuffle and (deal.reached_table or not deal.renewed):  # R-M-23, C-M-2
                 note = "renewed"
                 old = deal.bridge
                 deal.bridge = []
                 deal.reached_table = False
+                deal.renewed = True
                 new_stock = list(pos_after.most.stock)
                 drawn = set(pos_after.most.hands[seat].cards) - hand
                 if sorted(new_stock + list(drawn)) != sorted(old) or len(drawn) != 1:
@@ -1393,10 +1396,15 @@ SITUATIONS: tuple[Situation, ...] = (
      {"seats": 2, "hands": {0: "9♣ 2♦", 1: "3♣"}, "stock": "", "spare": 1,
       "bridge": "4♠ 8♥ 5♦", "melds": ["[8♣ JK→9♣ 10♣]"], "reshuffled_at": 3},
      {"stock_exhausted": "RESHUFFLE_BRIDGE"}, (), ("DISCARD 2D", "DRAW")),
-    # C-M-2: nothing reached the table since the deal: the hand ends.
-    ("stock not renewed",
+    # C-M-2: the first renewal of a hand is free, with nothing on the table;
+    # a second one needs a card that reached the table since the first.
+    ("stock renewed the first time, nothing on the table",
      {"seats": 2, "hands": {0: "9♣ 2♦", 1: "3♣"}, "phase": "DRAW", "stock": "",
       "spare": 1, "bridge": "4♠ 8♥ 5♦"},
+     {"stock_exhausted": "RESHUFFLE_BRIDGE"}, (), ("DRAW",)),
+    ("stock not renewed again, nothing reached the table",
+     {"seats": 2, "hands": {0: "9♣ 2♦", 1: "3♣"}, "phase": "DRAW", "stock": "",
+      "spare": 1, "bridge": "4♠ 8♥ 5♦", "reshuffled_at": 0},
      {"stock_exhausted": "RESHUFFLE_BRIDGE"}, (), ("DRAW",)),
 )  # fmt: skip
 

@@ -186,3 +186,18 @@ def test_an_exchange_since_the_reshuffle_needs_a_meld_on_the_table(table) -> Non
         "state.most.exchanged_since_reshuffle",
         "no meld on the table to exchange a joker in",
     )
+
+
+def test_a_reshuffled_hand_needs_the_reshuffle_option(table) -> None:
+    # C-M-2, R-M-23: only RESHUFFLE_BRIDGE turns the bridge into a stock.
+    state = table.build(hands={0: "9♣ 9♥ 4♦", 1: "K♠ K♦"}, bridge="5♦")
+    api.check_state(state)
+    state.most.reshuffled = True
+    assert refused(state) == (
+        "state.most.reshuffled",
+        "the bridge becomes the stock only under RESHUFFLE_BRIDGE (R-M-23)",
+    )
+    options = {"stock_exhausted": "RESHUFFLE_BRIDGE"}
+    state = table.build(hands={0: "9♣ 9♥ 4♦", 1: "K♠ K♦"}, bridge="5♦", options=options)
+    state.most.reshuffled = True
+    api.check_state(state)

@@ -28,8 +28,9 @@ const (
 	MostStockExhausted_MOST_STOCK_EXHAUSTED_UNSPECIFIED MostStockExhausted = 0
 	// The hand ends and is scored; nobody went out (A-M-06).
 	MostStockExhausted_MOST_STOCK_EXHAUSTED_END_HAND MostStockExhausted = 1
-	// The bridge is shuffled into a new stock and the draw is made from it, if a
-	// card reached the table since the last reshuffle; otherwise the hand ends (C-M-2).
+	// The bridge is shuffled into a new stock and the draw is made from it: the
+	// first time in a hand at once, again only if a card reached the table
+	// since the last reshuffle; otherwise the hand ends (C-M-2).
 	MostStockExhausted_MOST_STOCK_EXHAUSTED_RESHUFFLE_BRIDGE MostStockExhausted = 2
 )
 
@@ -741,6 +742,10 @@ type MostState struct {
 	Dealer uint32 `protobuf:"varint,7,opt,name=dealer,proto3" json:"dealer,omitempty"`
 	// The id the next meld laid will get.
 	NextMeldId uint32 `protobuf:"varint,8,opt,name=next_meld_id,json=nextMeldId,proto3" json:"next_meld_id,omitempty"`
+	// The bridge has become the stock at least once this hand (R-M-23 under
+	// RESHUFFLE_BRIDGE). The first time is free; C-M-2's condition holds for
+	// every later one.
+	Reshuffled bool `protobuf:"varint,14,opt,name=reshuffled,proto3" json:"reshuffled,omitempty"`
 	// Cards on the table when the bridge last became the stock (0 before the
 	// first reshuffle): C-M-2 reshuffles again only once more lie there, or
 	// once a card was exchanged for a table joker (`exchanged_since_reshuffle`).
@@ -846,6 +851,13 @@ func (x *MostState) GetNextMeldId() uint32 {
 		return x.NextMeldId
 	}
 	return 0
+}
+
+func (x *MostState) GetReshuffled() bool {
+	if x != nil {
+		return x.Reshuffled
+	}
+	return false
 }
 
 func (x *MostState) GetTableCardsAtReshuffle() uint32 {
@@ -1120,9 +1132,12 @@ type MostView struct {
 	BridgeCard     FrenchCard `protobuf:"varint,10,opt,name=bridge_card,json=bridgeCard,proto3,enum=croupier.v1.FrenchCard" json:"bridge_card,omitempty"`
 	BridgeCardOwed bool       `protobuf:"varint,11,opt,name=bridge_card_owed,json=bridgeCardOwed,proto3" json:"bridge_card_owed,omitempty"`
 	// Per seat: the points its table cards are worth now (R-M-41, jokers 0).
-	TablePoints             []int64 `protobuf:"zigzag64,12,rep,packed,name=table_points,json=tablePoints,proto3" json:"table_points,omitempty"`
-	TableCardsAtReshuffle   uint32  `protobuf:"varint,13,opt,name=table_cards_at_reshuffle,json=tableCardsAtReshuffle,proto3" json:"table_cards_at_reshuffle,omitempty"`
-	ExchangedSinceReshuffle bool    `protobuf:"varint,14,opt,name=exchanged_since_reshuffle,json=exchangedSinceReshuffle,proto3" json:"exchanged_since_reshuffle,omitempty"`
+	TablePoints []int64 `protobuf:"zigzag64,12,rep,packed,name=table_points,json=tablePoints,proto3" json:"table_points,omitempty"`
+	// C-M-2's record (MostState's fields of the same names): whether the
+	// bridge may become the stock when the stock runs out.
+	TableCardsAtReshuffle   uint32 `protobuf:"varint,13,opt,name=table_cards_at_reshuffle,json=tableCardsAtReshuffle,proto3" json:"table_cards_at_reshuffle,omitempty"`
+	ExchangedSinceReshuffle bool   `protobuf:"varint,14,opt,name=exchanged_since_reshuffle,json=exchangedSinceReshuffle,proto3" json:"exchanged_since_reshuffle,omitempty"`
+	Reshuffled              bool   `protobuf:"varint,15,opt,name=reshuffled,proto3" json:"reshuffled,omitempty"`
 	unknownFields           protoimpl.UnknownFields
 	sizeCache               protoimpl.SizeCache
 }
@@ -1251,6 +1266,13 @@ func (x *MostView) GetTableCardsAtReshuffle() uint32 {
 func (x *MostView) GetExchangedSinceReshuffle() bool {
 	if x != nil {
 		return x.ExchangedSinceReshuffle
+	}
+	return false
+}
+
+func (x *MostView) GetReshuffled() bool {
+	if x != nil {
+		return x.Reshuffled
 	}
 	return false
 }
@@ -1585,7 +1607,7 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\x05cards\x18\x03 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05cards\x122\n" +
 	"\bjoker_as\x18\x04 \x03(\x0e2\x17.croupier.v1.FrenchCardR\ajokerAs\x12\x1f\n" +
 	"\vcredited_to\x18\x05 \x03(\rR\n" +
-	"creditedTo\"\xd6\x04\n" +
+	"creditedTo\"\xf6\x04\n" +
 	"\tMostState\x12+\n" +
 	"\x05hands\x18\x01 \x03(\v2\x15.croupier.v1.MostHandR\x05hands\x12-\n" +
 	"\x05stock\x18\x02 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x05stock\x12/\n" +
@@ -1595,7 +1617,10 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\x05phase\x18\x06 \x01(\x0e2\x16.croupier.v1.MostPhaseR\x05phase\x12\x16\n" +
 	"\x06dealer\x18\a \x01(\rR\x06dealer\x12 \n" +
 	"\fnext_meld_id\x18\b \x01(\rR\n" +
-	"nextMeldId\x127\n" +
+	"nextMeldId\x12\x1e\n" +
+	"\n" +
+	"reshuffled\x18\x0e \x01(\bR\n" +
+	"reshuffled\x127\n" +
 	"\x18table_cards_at_reshuffle\x18\t \x01(\rR\x15tableCardsAtReshuffle\x12:\n" +
 	"\x19exchanged_since_reshuffle\x18\r \x01(\bR\x17exchangedSinceReshuffle\x126\n" +
 	"\n" +
@@ -1633,7 +1658,7 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\tMostEvent\x12.\n" +
 	"\x04kind\x18\x01 \x01(\x0e2\x1a.croupier.v1.MostEventKindR\x04kind\x12\x17\n" +
 	"\ameld_id\x18\x02 \x01(\rR\x06meldId\x12\x14\n" +
-	"\x05owner\x18\x03 \x01(\rR\x05owner\"\xe5\x04\n" +
+	"\x05owner\x18\x03 \x01(\rR\x05owner\"\x85\x05\n" +
 	"\bMostView\x12+\n" +
 	"\x04hand\x18\x01 \x03(\x0e2\x17.croupier.v1.FrenchCardR\x04hand\x12\x1d\n" +
 	"\n" +
@@ -1653,7 +1678,10 @@ const file_croupier_v1_most_proto_rawDesc = "" +
 	"\x10bridge_card_owed\x18\v \x01(\bR\x0ebridgeCardOwed\x12!\n" +
 	"\ftable_points\x18\f \x03(\x12R\vtablePoints\x127\n" +
 	"\x18table_cards_at_reshuffle\x18\r \x01(\rR\x15tableCardsAtReshuffle\x12:\n" +
-	"\x19exchanged_since_reshuffle\x18\x0e \x01(\bR\x17exchangedSinceReshuffle*\x88\x01\n" +
+	"\x19exchanged_since_reshuffle\x18\x0e \x01(\bR\x17exchangedSinceReshuffle\x12\x1e\n" +
+	"\n" +
+	"reshuffled\x18\x0f \x01(\bR\n" +
+	"reshuffled*\x88\x01\n" +
 	"\x12MostStockExhausted\x12$\n" +
 	" MOST_STOCK_EXHAUSTED_UNSPECIFIED\x10\x00\x12!\n" +
 	"\x1dMOST_STOCK_EXHAUSTED_END_HAND\x10\x01\x12)\n" +

@@ -60,13 +60,14 @@ def _draw_phase(table: Table, seat: int, action: str, m: Action) -> None:
 
 def draw_stock(table: Table, seat: int) -> None:
     """R-M-20: the top stock card to the hand. On an empty stock R-M-23: the
-    hand ends, or (RESHUFFLE_BRIDGE, C-M-2) the bridge becomes the stock when
-    a card reached the table since it last did, and the draw is made."""
+    hand ends, or (RESHUFFLE_BRIDGE) the bridge becomes the stock and the draw
+    is made: the first time in a hand at once, again only when a card reached
+    the table since it last did (C-M-2)."""
     deal = table.deal
     if not deal.stock:
         cards = table.table_cards()
         reached = cards > deal.table_cards_at_reshuffle or deal.exchanged_since_reshuffle
-        if not (table.rules.reshuffle and deal.bridge and reached):
+        if not (table.rules.reshuffle and deal.bridge and (reached or not deal.reshuffled)):
             table.emit_rule(
                 pb.MOST_EVENT_KIND_STOCK_EXHAUSTED,
                 seat,
@@ -78,6 +79,7 @@ def draw_stock(table: Table, seat: int) -> None:
         del deal.bridge[:]
         rng.shuffle(table.state, bridge)
         deal.stock.extend(bridge)  # type: ignore[arg-type]
+        deal.reshuffled = True
         deal.table_cards_at_reshuffle = cards
         deal.exchanged_since_reshuffle = False
         table.emit(

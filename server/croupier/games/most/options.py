@@ -23,7 +23,8 @@ SPECS = (
           "Taking only the newest card of the bridge brings no duty to meld it (500 Rum)"),
     _spec("stock_exhausted", ENUM, "END_HAND", "R-M-23, A-M-06, C-M-2",
           "An empty stock when a player draws: END_HAND (the hand is scored) or RESHUFFLE_BRIDGE "
-          "(the bridge becomes the stock if a card reached the table since the last reshuffle)",
+          "(the bridge becomes the stock: the first time at once, again only if a card "
+          "reached the table since the last reshuffle)",
           allowed=("END_HAND", "RESHUFFLE_BRIDGE")),
     _spec("exchange_requires_meld", BOOL, False, "R-M-32, C-M-5, K-M-3",
           "Only a player who has melded this hand exchanges a joker"),

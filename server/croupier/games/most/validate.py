@@ -45,6 +45,10 @@ def validate(state: game_pb2.GameState) -> None:
         check_conservation(zones, _DECK, P)
     _check_seats(state)
     _check_melds(state)
+    if deal.reshuffled and not rules_for(state.options.most).reshuffle:
+        raise InvalidInput(
+            f"{P}.reshuffled", "the bridge becomes the stock only under RESHUFFLE_BRIDGE (R-M-23)"
+        )
     if deal.table_cards_at_reshuffle > sum(len(m) for m in melds):
         raise InvalidInput(
             f"{P}.table_cards_at_reshuffle", "more than the cards on the table (C-M-2)"

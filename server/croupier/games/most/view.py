@@ -35,6 +35,7 @@ def fill_view(state: game_pb2.GameState, seat: int, view: game_pb2.View) -> None
     v.table_points.extend(table_points(deal, len(state.seats)))
     v.table_cards_at_reshuffle = deal.table_cards_at_reshuffle
     v.exchanged_since_reshuffle = deal.exchanged_since_reshuffle
+    v.reshuffled = deal.reshuffled
 
 
 def view_text(view: game_pb2.View) -> str:

@@ -43,6 +43,7 @@ class MostEncoder(Encoder):
         self._owed = layout.add("bridge_card_owed", 1)
         self._at_reshuffle = layout.add("table_cards_at_reshuffle", 1, 0, CARDS)
         self._exchanged = layout.add("exchanged_since_reshuffle", 1)
+        self._reshuffled = layout.add("reshuffled", 1)
 
     def encode_game(self, view: game_pb2.View, out: np.ndarray) -> None:
         v = view.most
@@ -69,3 +70,4 @@ class MostEncoder(Encoder):
         out[self._owed] = float(v.bridge_card_owed)
         out[self._at_reshuffle] = v.table_cards_at_reshuffle
         out[self._exchanged] = float(v.exchanged_since_reshuffle)
+        out[self._reshuffled] = float(v.reshuffled)
