@@ -259,7 +259,9 @@ def model_acting(w: Windows, opts: Any, position: Any) -> set[int]:
     """RULES.md Acting seats, D8: H6's exchange, else H16's "Ready", else
     H8's window pause the game and only their seats act; NAME_COLOUR is the
     first player's alone; otherwise the seat to act plus the H1, catch and
-    H5 windows' seats (from public facts only, C-UNO-3)."""
+    H5 windows' seats (from public facts only, C-UNO-3), and under U16 every
+    seat in the round: H17 penalises a false catch or call whenever it is
+    made (after a call in time, with the window closed)."""
     if position.uno.phase == PHASE_OVER:
         return set()
     if w.swap_to is not None:
@@ -273,8 +275,8 @@ def model_acting(w: Windows, opts: Any, position: Any) -> set[int]:
     seats = {position.current_seat}
     seats |= jump_seats(w, opts, position)
     seats |= catch_seats(w, opts, position)
-    if w.silence:
-        seats |= set(in_round(position))  # H5: any seat in the round reports
+    if w.silence or opts.misplay_penalty:
+        seats |= set(in_round(position))  # H5: any seat reports; H17: any seat shouts
     return seats
 
 

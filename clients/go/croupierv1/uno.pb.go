@@ -2901,7 +2901,7 @@ func (*UnoMove_Challenge) Descriptor() ([]byte, []int) {
 }
 
 // "UNO!" called after the card was played (U10 UNTIL_CAUGHT), or a false
-// call (U16).
+// call (U16: any seat, at any moment; it costs the caller 2 cards, H17).
 type UnoMove_CallUno struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	unknownFields protoimpl.UnknownFields
@@ -2938,7 +2938,8 @@ func (*UnoMove_CallUno) Descriptor() ([]byte, []int) {
 	return file_croupier_v1_uno_proto_rawDescGZIP(), []int{6, 5}
 }
 
-// Catch `seat`, who played its second-to-last card without "UNO!" (R8).
+// Catch `seat`, who played its second-to-last card without "UNO!" (R8);
+// under U16 a false catch (any seat, at any moment) costs the catcher 2 (H17).
 type UnoMove_Catch struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	Seat          uint32                 `protobuf:"varint,1,opt,name=seat,proto3" json:"seat,omitempty"`

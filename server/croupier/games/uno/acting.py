@@ -12,6 +12,10 @@ with (C-UNO-3), so the list of acting seats tells nobody anything.
   followed it, C-UNO-3); the catch window of R8 (every other seat in the
   round; the offender too under UNTIL_CAUGHT or U16, C-UNO-4, C-UNO-11);
   H5 silence (every seat in the round may report a speaker).
+- Under U16 (misplay_penalty) every seat in the round, at every moment the
+  game is not paused: H17 makes a false "UNO!" or a false catch a move that
+  costs its maker 2 cards whenever it is made — with no window open, after
+  the target called in time, after the window closed.
 """
 
 from __future__ import annotations
@@ -33,7 +37,8 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
     offender = deal.uno_offender if deal.HasField("uno_offender") else -1
     everyone = options.jump_in and deal.jump_in_open and deal.discard[-1] in JUMPABLE
     overlay = options.swap_on_five or options.politeness_ready or options.uno_in_centre
-    if not (everyone or offender >= 0 or deal.silence or overlay):
+    misplay = options.misplay_penalty
+    if not (everyone or offender >= 0 or deal.silence or overlay or misplay):
         return [state.current_seat]  # the common case: only the seat to act
     if deal.HasField("card_swap"):
         return [deal.card_swap.offered_to]
@@ -58,6 +63,6 @@ def acting_seats(state: game_pb2.GameState) -> list[int]:
         until_caught = options.uno_call_timing == pb.UNO_CALL_TIMING_UNTIL_CAUGHT
         if until_caught or options.misplay_penalty:
             acting.add(offender)
-    if deal.silence:
-        acting.update(range(seats))
+    if deal.silence or misplay:
+        acting.update(range(seats))  # H5: any seat reports; U16: any seat may shout (H17)
     return sorted(acting - finished)

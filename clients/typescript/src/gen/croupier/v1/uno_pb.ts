@@ -837,7 +837,7 @@ export const UnoMove_ChallengeSchema: GenMessage<UnoMove_Challenge> = /*@__PURE_
 
 /**
  * "UNO!" called after the card was played (U10 UNTIL_CAUGHT), or a false
- * call (U16).
+ * call (U16: any seat, at any moment; it costs the caller 2 cards, H17).
  *
  * @generated from message croupier.v1.UnoMove.CallUno
  */
@@ -852,7 +852,8 @@ export const UnoMove_CallUnoSchema: GenMessage<UnoMove_CallUno> = /*@__PURE__*/
   messageDesc(file_croupier_v1_uno, 6, 5);
 
 /**
- * Catch `seat`, who played its second-to-last card without "UNO!" (R8).
+ * Catch `seat`, who played its second-to-last card without "UNO!" (R8);
+ * under U16 a false catch (any seat, at any moment) costs the catcher 2 (H17).
  *
  * @generated from message croupier.v1.UnoMove.Catch
  */

@@ -1,0 +1,76 @@
+"""H17 (U16): a false "UNO!" and a false catch cost their maker 2 cards
+whenever they are made (RULES.md H17, Acting seats; rules version 5).
+
+shared H17 names the false catches: "target called in time, or does not hold
+exactly one card, or window closed", and "an UNO call not accompanying a
+penultimate play". So under U16 every seat in the round may move at every
+moment the game is not paused; without U16 only the seats a window admits do.
+
+Conventions of §2.14 (conftest.py): P0..P3 clockwise, P0 to act, the dealer
+P3, the SEED profile, house rules off unless listed.
+"""
+
+from __future__ import annotations
+
+U16 = {"misplay_penalty": True}
+
+
+def test_h17_every_seat_in_the_round_acts_and_may_shout_falsely(table):
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2", 3: "G1 G2"}, options=U16)
+    assert table.acting(s) == [0, 1, 2, 3]
+    assert table.legal(s, 2) == {"UNO", "CATCH 0", "CATCH 1", "CATCH 3"}
+    plain = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2", 3: "G1 G2"})
+    assert table.acting(plain) == [0] and table.legal(plain, 2) == set()
+
+
+def test_h17_catching_a_seat_that_called_in_time_costs_the_accuser_two(table):
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2"}, options=U16)
+    s = table.ok(s, table.play(0, "R3", uno=True))
+    assert not s.uno.HasField("uno_offender")  # called in time: no catch window
+    s = table.ok(s, "P2 CATCH 0")
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 2
+    assert (table.size(s, 0), table.size(s, 2)) == (1, 2 + 2)
+    assert table.turn(s) == (1, "PLAY")  # a side action: the turn is P1's still
+
+
+def test_h17_catching_after_the_window_closed_costs_the_accuser_two(table):
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2"}, options=U16)
+    s = table.ok(s, table.play(0, "R3"), "P1 DRAW")  # P0 forgot; P1's draw closes the window
+    assert not s.uno.HasField("uno_offender")
+    s = table.ok(s, "P2 CATCH 0")
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 2
+    assert (table.size(s, 0), table.size(s, 2)) == (1, 2 + 2)
+
+
+def test_h17_catching_a_seat_without_one_card_costs_the_accuser_two(table):
+    s = table.build(top="R7", hands={0: "R3 G5 G6", 1: "Y1 Y2", 2: "B1 B2"}, options=U16)
+    s = table.ok(s, "P3 CATCH 1")
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 3
+    assert (table.size(s, 1), table.size(s, 3)) == (2, 5 + 2)
+    assert table.turn(s) == (0, "PLAY")
+
+
+def test_h17_a_call_by_a_seat_not_to_act_with_no_card_played_costs_two(table):
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2"}, options=U16)
+    s = table.ok(s, "P2 UNO")
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 2
+    assert table.size(s, 2) == 2 + 2 and table.turn(s) == (0, "PLAY")
+
+
+def test_h17_without_u16_the_same_shouts_are_refused_with_no_change(table):
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2"})
+    s = table.ok(s, table.play(0, "R3", uno=True))
+    assert table.reason(s, "P2 CATCH 0") == "NOT_YOUR_TURN"
+    assert table.reason(s, "P2 UNO") == "NOT_YOUR_TURN"
+    assert table.reason(s, "P1 CATCH 0") == "NOTHING_TO_CATCH"
+
+
+def test_h17_a_finished_seat_does_not_act(table):
+    # H12: a seat that has finished is out of the round, shouts included.
+    opts = {**U16, "play_to_last": True}
+    s = table.build(top="B3", hands={0: "B7 R1 R2", 1: ""}, finished=[1], options=opts)
+    assert table.acting(s) == [0, 2, 3]
