@@ -34,6 +34,36 @@ def test_voluntary_draw_lets_a_player_draw_while_holding_a_legal_card(table):
     assert table.reason(s, table.play(0, "10♣")) == "ONLY_DRAWN_CARD_PLAYABLE"
 
 
+# The discard pile under a top 7♣, bottom first: what a restock turns into the stock.
+UNDER_THE_TOP = "9♣ J♣ 6♦ 7♦ 8♥ 10♥ A♠ K♠ 9♦ J♥ 6♠ 10♣ K♦ A♥"
+
+
+@pytest.mark.parametrize("shuffled", [False, True])
+def test_o10_restock_shuffle_shuffles_the_discards_that_become_the_stock(table, shuffled):
+    """O10 (A12): P1, without a card for 7♣, draws from an empty stock; the
+    top card stays, the rest of the pile becomes the stock — turned over as a
+    block, oldest card on top (P1 draws the 9♣), or shuffled with O10."""
+    s = table.build(
+        "hd",
+        3,
+        discard=f"{UNDER_THE_TOP} 7♣",
+        stock="",
+        hands={1: "10♠ 8♦ K♥"},
+        current=1,
+        options={"restock_shuffle": shuffled},
+    )
+    assert table.legal(s, 1) == {"DRAW"}
+    s = table.ok(s, table.draw(1))
+    assert table.discard(s) == ["7♣"]
+    drawn = table.drawn(s)
+    assert drawn is not None
+    new_stock = [drawn, *table.stock(s)]
+    assert table.bag(" ".join(new_stock)) == table.bag(UNDER_THE_TOP)
+    assert table.hand(s, 1) == table.bag(f"10♠ 8♦ K♥ {drawn}")
+    # 14 cards: a shuffle that leaves them as they lay is a 1 in 14! chance.
+    assert (new_stock == UNDER_THE_TOP.split()) == (not shuffled)
+
+
 def test_first_move_any_lets_the_dealer_lead_any_card_of_his_full_hand(table):
     s = table.new("ru", 3, {"first_move_any": True}, seed=5)
     deal = s.hundred_and_one

@@ -176,6 +176,29 @@ def test_C5_hd_two_players_king_of_spades_gives_another_turn(table):
     assert table.active(s) == "♠"
 
 
+@pytest.mark.parametrize(("cover", "next_turn", "reversed_"), [("A♣", 2, False), ("10♣", 3, True)])
+def test_C6_2_a_cover_that_must_be_covered_binds_again_and_acts_as_it_always_does(
+    table, cover, next_turn, reversed_
+):
+    # HD, four seats: P0's 8♠ binds him to cover it (C6); the 8♣, the only
+    # cover he holds, must itself be covered and binds him again. Its cover
+    # then acts as ever: the Ace skips P1, the 10 reverses (next is P3).
+    s = table.build("hd", 4, top="7♠", hands={0: "8♠ 8♣ A♣ 10♣ J♦", 1: "9♥ …"})
+    p1 = table.hand(s, 1)
+    s = table.ok(s, table.play(0, "8♠"))
+    assert turn(table, s) == (0, "COVER")
+    assert table.legal(s, 0) == {"PLAY 8♣"}
+    s = table.ok(s, table.play(0, "8♣"))
+    assert turn(table, s) == (0, "COVER")
+    assert table.active(s) == "♣"
+    assert table.legal(s, 0) == {"PLAY A♣", "PLAY 10♣"}
+    s = table.ok(s, table.play(0, cover))
+    assert turn(table, s) == (next_turn, "PLAY")
+    assert s.hundred_and_one.reversed == reversed_
+    assert table.hand(s, 0) == table.bag("A♣ 10♣ J♦") - table.bag(cover)
+    assert table.hand(s, 1) == p1  # nobody drew
+
+
 def test_C6_4_hd_eight_covered_by_a_six_makes_the_next_player_answer(table):
     s = table.build("hd", 3, top="8♦", hands={0: "8♣ 6♣ …"})
     s = table.ok(s, table.play(0, "8♣"))

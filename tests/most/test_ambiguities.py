@@ -355,6 +355,42 @@ def test_k_m_2_the_bridge_joker_laid_off_for_the_last_card_held_is_refused(table
     assert table.legal(s) == ["LAY BJ ON 2 LOW", "LAY BJ ON 2 HIGH"]
 
 
+# -- K-M-5: a turn ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("hand", "ends"), [("5♥ 6♥ 7♥ 9♣ K♦", False), ("5♥ 6♥ 7♥ K♦", True)])
+def test_k_m_5_one_draw_then_melds_and_lay_offs_then_one_discard_ends_the_turn(table, hand, ends):
+    s = table.build(hands={0: hand}, bridge="2♦", stock="8♥ …", phase="DRAW")
+    # The draw comes first, and only once.
+    assert table.legal(s) == ["DRAW"]  # the 2♦ could go into no meld (C-M-1)
+    for move in (table.meld(s, 0, "[5♥ 6♥ 7♥]"), table.discard(s, 0, "K♦")):
+        rejection = table.rejection(s, move)
+        assert (table.reason(s, move), rejection.rule) == ("MUST_DRAW_FIRST", "K-M-5")
+    s = table.ok(s, table.draw(0))
+    assert (s.current_seat, table.phase(s)) == (0, "PLAY")
+    assert table.hand(s, 0) == table.bag(f"{hand} 8♥")
+    for move in (table.draw(0), table.take(0, "2♦")):
+        rejection = table.rejection(s, move)
+        assert (table.reason(s, move), rejection.rule) == ("ALREADY_DRAWN", "K-M-5")
+    # Then melds and lay-offs, only by the seat whose turn it is.
+    meld = table.meld(s, 1, "[5♥ 6♥ 7♥]")
+    assert (table.reason(s, meld), table.rejection(s, meld).rule) == ("NOT_YOUR_TURN", "engine")
+    s = table.ok(s, table.meld(s, 0, "[5♥ 6♥ 7♥]"))
+    s = table.ok(s, table.lay(s, 0, "8♥", 1, "high"))
+    assert (s.current_seat, table.phase(s)) == (0, "PLAY")
+    # One discard ends the turn: the next seat clockwise draws, or the hand
+    # is over when the discard was the last card (R-M-40).
+    s = table.ok(s, table.discard(s, 0, "K♦"))
+    assert table.bridge(s) == ["2♦", "K♦"]
+    if ends:
+        assert "WENT_OUT" in table.rule_events()
+        assert table.match_phase(s) == "DEAL_OVER"
+    else:
+        assert table.match_phase(s) == "DEAL_IN_PROGRESS"
+        assert (s.current_seat, table.phase(s)) == (1, "DRAW")
+        assert table.hand(s, 0) == table.bag("9♣")
+
+
 # -- K-M-6: a hand kept going by the players' choice is not ended ----------------------
 
 

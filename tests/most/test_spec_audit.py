@@ -341,6 +341,27 @@ def test_r_m_32_exchange_requires_meld_is_met_by_a_meld_this_turn(table):
     assert table.credited(s, 1)["9♣"] == 0
 
 
+# -- R-M-33: nothing comes back from the table ---------------------------------------------------
+
+
+def test_r_m_33_no_card_is_taken_back_from_the_table_but_a_joker_by_an_exchange(table):
+    # 6♥, 7♥ and 5♥ lie in a meld: no move may use them again (the shared
+    # CARD_NOT_IN_HAND: R-M-30, K-M-5 for a discard); an exchange takes only a
+    # joker back, and gives its card to the table in its place.
+    s = table.build(hands={0: "9♣ 8♥ K♦ 4♦"}, melds=[MINE, "[5♥ 6♥ 7♥]", "[8♣ JK→9♣ 10♣]"])
+    refused = [
+        (table.meld(s, 0, "[6♥ 7♥ 8♥]"), "CARD_NOT_IN_HAND", "R-M-30"),
+        (table.discard(s, 0, "5♥"), "CARD_NOT_IN_HAND", "K-M-5"),
+        (table.exchange(0, "8♥"), "NO_JOKER_STANDS_FOR_CARD", "R-M-32"),
+    ]
+    for move, reason, rule in refused:
+        rejection = table.rejection(s, move)
+        assert (table.reason(s, move), rejection.rule) == (reason, rule)
+    s = table.ok(s, table.exchange(0, "9♣"))
+    assert table.melds(s) == ["[2♠ 3♠ 4♠]", "[5♥ 6♥ 7♥]", "[8♣ 9♣ 10♣]"]
+    assert table.hand(s, 0) == table.bag("JK 8♥ K♦ 4♦")
+
+
 # -- R-M-34, R-M-40: going out -------------------------------------------------------------------
 
 

@@ -7,9 +7,15 @@ unless said otherwise; defaults (FISC preset) unless an option is named."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
-from .conftest import all_but_eight_cards_melded
+from croupier.engine import cards
+from croupier.engine.errors import InvalidInput
+from spec_notation import text_of
+
+from .conftest import all_but_eight_cards_melded, reason_name
 
 MINE = (0, "[2♠ 3♠ 4♠]")
 HEARTS_2_TO_K = "2♥ 3♥ 4♥ 5♥ 6♥ 7♥ 8♥ 9♥ 10♥ J♥ Q♥ K♥"
@@ -706,3 +712,130 @@ def test_r_s40_05_a_new_deal_starts_left_of_the_dealer_with_a_natural_upcard(tab
         assert table.pile(s) != ["JK"] and len(table.pile(s)) == 1
         assert table.stock_size(s) == 108 - 52 - 1
         assert table.phase(s) == "DRAW"
+
+
+# -- seats, the deal, what an unopened seat may do, the table's melds ------------------------------
+
+
+@pytest.mark.parametrize("seats", [1, 7])
+def test_r_s40_02_fewer_than_two_or_more_than_six_seats_are_refused(table, seats):
+    with pytest.raises(InvalidInput):
+        table.new(seats)
+
+
+@pytest.mark.parametrize("seats", [2, 3, 4, 5, 6])
+def test_r_s40_02_two_to_six_seats_each_for_himself(table, seats):
+    s = table.new(seats)
+    assert [seat.team for seat in s.seats] == [0] * seats  # no partners without V18
+    # Each seat pays its own hand (R-S40-80), nobody else's.
+    hands = {0: "K♠", 1: "5♥ 9♣ Q♦", 2: "A♠ 3♦ 3♣"}
+    s = table.build(3, hands=hands, melds=[MINE], top="9♦")
+    s = table.ok(s, table.discard(s, 0, "K♠"))
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert table.deal_points(s) == [0, 5 + 9 + 10, 11 + 3 + 3]
+    assert table.scores(s) == [0, 24, 17]
+
+
+@pytest.mark.parametrize(("seats", "current"), [(3, 0), (4, 1), (4, 3), (6, 5)])
+def test_r_s40_03_play_goes_clockwise_in_seat_order(table, seats, current):
+    s = table.build(seats, hands={current: "K♠ 9♦ 2♣"}, current=current, top="5♥")
+    nxt = (current + 1) % seats
+    before = s.scala40.turns_started[nxt]
+    s = table.ok(s, table.discard(s, current, "K♠"))
+    assert (s.current_seat, table.phase(s)) == (nxt, "DRAW")
+    assert s.scala40.turns_started[nxt] == before + 1
+    assert list(s.acting_seats) == [nxt]
+    # The deal too: the seat left of the dealer plays first.
+    dealt = table.new(seats, seed=seats + current)
+    assert dealt.current_seat == (dealt.scala40.dealer + 1) % seats
+
+
+@pytest.mark.parametrize(("seats", "preset"), [(2, "fisc"), (6, "fisc"), (4, "pagat")])
+def test_r_s40_06_the_next_card_starts_the_pile_and_the_rest_is_the_stock_top_first(
+    table, seats, preset
+):
+    s = table.new(seats, preset=preset)
+    game = s.scala40
+    assert len(game.discard) == 1
+    assert len(game.stock) == 108 - 13 * seats - 1
+    everything = [*game.discard, *game.stock, *(v for h in game.hands for v in h.cards)]
+    assert Counter(everything) == Counter(cards.double_pack_108())
+    stock = list(game.stock)
+    seat = s.current_seat
+    held = table.hand(s, seat)
+    s = table.ok(s, table.draw(seat))  # the top card first
+    assert s.scala40.drawn_card == stock[0]
+    assert table.hand(s, seat) == held + Counter([text_of(stock[0])])
+    assert list(s.scala40.stock) == stock[1:]
+
+
+def test_r_s40_43_an_unopened_seat_may_not_meld_lay_off_or_swap(table):
+    layout = {
+        "hands": {0: "K♠ K♦ K♣ Q♠ Q♦ 8♠ 10♥ 2♣ 4♦"},
+        "melds": ["[5♠ 6♠ 7♠]", "[9♥ JK→10♥ J♥]"],
+        "top": "6♣",
+    }
+    s = table.build(**layout)
+    assert not table.opened(s, 0)
+    for move in (
+        table.meld(s, 0, "[K♠ K♦ K♣]"),
+        table.lay(s, 0, "8♠", 1, "high"),
+        table.swap(0, "10♥", 2),
+    ):
+        rejection = table.rejection(s, move)
+        assert (reason_name(rejection), rejection.rule) == ("MUST_OPEN_FIRST", "R-S40-43")
+    assert not [m for m in table.legal(s) if m.split()[0] in ("MELD", "LAY", "SWAP")]
+    # V16's swap is the exception: the joker goes into this turn's opening.
+    s = table.build(**layout, options={"joker_swap_for_opening": True})
+    rejection = table.rejection(s, table.lay(s, 0, "8♠", 1, "high"))
+    assert (reason_name(rejection), rejection.rule) == ("MUST_OPEN_FIRST", "R-S40-43")
+    s = table.ok(s, table.swap(0, "10♥", 2))
+    assert table.melds(s)[1] == "[9♥ 10♥ J♥]"
+    s = table.ok(s, table.open(s, 0, "[K♠ K♦ K♣]", "[Q♠ Q♦ JK→Q♥]"))
+    assert table.opened(s, 0)
+    assert table.hand(s, 0) == table.bag("8♠ 2♣ 4♦")
+
+
+def test_r_s40_44_no_card_leaves_a_table_meld_but_a_swapped_joker_or_by_a_split(table):
+    layout = {
+        "hands": {0: "10♥ 6♥ 10♣ K♦ 3♦"},
+        "melds": [MINE, "[5♥ 6♥ 7♥ 8♥ 9♥]", "[9♣ JK→10♣ J♣]"],
+        "top": "6♣",
+    }
+    s = table.build(**layout)
+    refused = {
+        "MELD [8H 9H 10H]": (table.meld(s, 0, "[8♥ 9♥ 10♥]"), "CARD_NOT_IN_HAND", "§1.4"),
+        "SWAP 6H ON 2": (table.swap(0, "6♥", 2), "SWAP_CARD_IS_NOT_THE_JOKER", "R-S40-50"),
+        "SPLIT": (
+            table.split(s, 0, 2, "[5♥ 6♥ 7♥]", "[8♥ 9♥ 10♥]"),
+            "SPLIT_NOT_ALLOWED",
+            "V14",
+        ),
+        "DISCARD 9H": (table.discard(s, 0, "9♥"), "CARD_NOT_IN_HAND", "§1.10"),
+    }
+    for text, (move, reason, rule) in refused.items():
+        rejection = table.rejection(s, move)
+        assert (reason_name(rejection), rejection.rule) == (reason, rule), text
+    after = table.ok(s, table.swap(0, "10♣", 3))
+    assert table.melds(after) == ["[2♠ 3♠ 4♠]", "[5♥ 6♥ 7♥ 8♥ 9♥]", "[9♣ 10♣ J♣]"]
+    assert table.hand(after, 0) == table.bag("10♥ 6♥ K♦ 3♦ JK")
+    s = table.build(**layout, options={"sequence_split_max5": True})
+    s = table.ok(s, table.split(s, 0, 2, "[5♥ 6♥ 7♥]", "[8♥ 9♥ 10♥]"))
+    by_id = dict(zip((m.id for m in s.scala40.melds), table.melds(s), strict=True))
+    # The first part keeps the meld's id (V14), the second is a new meld.
+    assert by_id == {1: "[2♠ 3♠ 4♠]", 2: "[5♥ 6♥ 7♥]", 3: "[9♣ JK→10♣ J♣]", 4: "[8♥ 9♥ 10♥]"}
+
+
+def test_d6_under_v12_a_seat_whose_hand_is_empty_does_not_discard(table):
+    layout = {"hands": {0: "7♦"}, "melds": [MINE, "[4♦ 5♦ 6♦]"], "top": "9♣"}
+    s = table.build(**layout, options={"close_without_discard": True})
+    s = table.ok(s, table.lay(s, 0, "7♦", 2, "high"))
+    assert table.hand(s, 0) == Counter()
+    assert table.pile(s) == ["9♣"]  # nothing was discarded
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert "CLOSED" in table.rule_events()
+    assert list(s.match.deal_winners) == [0] and table.deal_points(s)[0] == 0
+    # Without V12 the lay-off of the last card is refused (R-S40-45).
+    s = table.build(**layout)
+    rejection = table.rejection(s, table.lay(s, 0, "7♦", 2, "high"))
+    assert (reason_name(rejection), rejection.rule) == ("NO_CARD_LEFT_TO_DISCARD", "R-S40-45")

@@ -1,17 +1,23 @@
-"""Every resolution of §2.13 (B1 … B35) pinned by a test, named after its id.
+"""Every resolution of §2.13 (B1 … B35) pinned by a test, named after its id;
+and the engine decisions (D*) no other module names.
 
 Where a §2.14 situation already pins a resolution, the test here names it
 and checks the resolution's own point (the situation file has the row)."""
 
 from __future__ import annotations
 
+from collections import Counter
+
 import pytest
 
 from croupier.engine import api
+from croupier.engine.errors import FailedPrecondition
 from croupier.engine.uno_cards import parse_uno_card
 from croupier.games.uno.rules import rules_for
 from croupier.games.uno.scoring import hand_points, lazy_loser
 from croupier.v1 import game_pb2, service_pb2
+
+from .conftest import reason_name, text_of
 
 
 def first_card_round(table, preset, card, options=None, seats=4):
@@ -465,3 +471,105 @@ def test_b34_an_unusable_first_card_goes_back_at_a_random_place(table):
         dealing._first_card(Round(state), stock)
         places.add(stock.index(parse_uno_card("RSkip")))
     assert len(places) > 2
+
+
+# -- engine decisions no other module names (RULES.md "Engine decisions") ------------------------
+
+
+def test_d7_the_revealed_hand_is_the_hand_at_the_challenge_shown_to_the_challenger_only(table):
+    """D7 (R7): P1 challenges P0's Wild Draw Four; P0 is guilty (R2 is of the
+    colour before it), so the card goes back and he draws 4 — yet P1 is shown
+    the hand as it was at the challenge, R2 G5, in his view alone, until the
+    next move of anyone."""
+    s = table.build(top="R9", hands={0: "R2 W+4 G5", 1: "Y1 Y2 Y3"}, stock="B1 B2 B3 B4 …")
+    s = table.ok(s, table.play(0, "W+4", "B"), "P1 CHALLENGE")
+    assert table.hand(s, 0) == table.bag("R2 G5 W+4 B1 B2 B3 B4")
+    shown = table.view(s, 1).uno.reveal
+    assert shown.owner == 0
+    assert Counter(text_of(v) for v in shown.cards) == table.bag("R2 G5")
+    for seat in (0, 2, 3):
+        assert not table.view(s, seat).uno.HasField("reveal")
+    (revealed,) = table.rule_events("HAND_REVEALED")
+    assert list(revealed.visible_to) == [1]
+    assert Counter(text_of(v) for v in revealed.uno_cards) == table.bag("R2 G5")
+    s = table.ok(s, "P1 DRAW")
+    for seat in range(4):
+        assert not table.view(s, seat).uno.HasField("reveal")
+
+
+def test_d10_under_h9_a_wild_first_card_is_named_by_the_first_player(table):
+    """D10: under H9 a black card names no colour (the wheel turns from the
+    current one, B23), but a Wild turned first under U1a FIRST_PLAYER_CHOOSES
+    has no colour to turn from: the first player names it, any of the four."""
+    state = first_card_round(table, "mattel", "W", {"colour_rotation": True})
+    first = (state.uno.dealer + 1) % 4
+    assert table.turn(state) == (first, "NAME_COLOUR")
+    assert table.colour(state) == "-"
+    assert table.legal(state, first) == {"COLOUR R", "COLOUR Y", "COLOUR G", "COLOUR B"}
+    state = table.ok(state, table.move(first, "COLOUR Y"))
+    assert table.turn(state) == (first, "PLAY")
+    assert (table.top(state), table.colour(state)) == ("W", "Y")
+
+
+def test_d12_a_report_names_another_seat_still_in_the_round_and_is_taken_as_said(table):
+    """D12 (H5): during a silence every seat in the round may report any
+    other seat still in it — the engine cannot hear who spoke, so it takes
+    the back end's word: the reported seat draws 2 and the silence ends. A
+    seat never reports itself nor a seat out of the round (NO_SILENCE, H5),
+    and a seat whose only moves are reports has no default (D14)."""
+    opts = {"silent_trigger": "TWOS"}
+    hands = {0: "R2 R5 Y1", 1: "Y6 Y7 Y8", 2: "B6 B7 B8", 3: "G6 G7 G8"}
+    s = table.ok(table.build(top="R4", hands=hands, options=opts), table.play(0, "R2"))
+    assert table.acting(s) == [0, 1, 2, 3]
+    assert table.legal(s, 3) == {"REPORT 0", "REPORT 1", "REPORT 2"}
+    assert {m for m in table.legal(s, 1) if m.startswith("REPORT")} == {
+        "REPORT 0",
+        "REPORT 2",
+        "REPORT 3",
+    }
+    refused = table.apply(s, table.move(3, "REPORT 3"))
+    assert not refused.accepted
+    assert (reason_name(refused.rejection), refused.rejection.rule) == ("NO_SILENCE", "H5")
+    with pytest.raises(FailedPrecondition):
+        table.default(s, 3)
+    after = table.ok(s, "P3 REPORT 2")
+    assert table.hand(after, 2) == table.bag("B6 B7 B8") + table.bag(" ".join(table.stock(s)[:2]))
+    assert not after.uno.silence
+    assert table.turn(after) == (1, "PLAY")
+    # H12: a seat that has finished is out of the round, and out of reach.
+    opts = {"silent_trigger": "TWOS", "play_to_last": True}
+    hands = {0: "R2 R5 Y1", 1: "Y6 Y7 Y8", 2: "", 3: "G6 G7 G8"}
+    s = table.build(top="R4", hands=hands, finished=[2], options=opts)
+    s = table.ok(s, table.play(0, "R2"))
+    assert table.acting(s) == [0, 1, 3]
+    assert table.legal(s, 3) == {"REPORT 0", "REPORT 1"}
+    refused = table.apply(s, table.move(3, "REPORT 2"))
+    assert (reason_name(refused.rejection), refused.rejection.rule) == ("NO_SILENCE", "H5")
+
+
+@pytest.mark.parametrize(
+    ("card", "options", "shown"),
+    [
+        ("R5", {"jump_in": True}, True),  # H1, a card with a twin
+        ("R5", {}, False),  # no H1
+        ("W+4", {"jump_in": True}, False),  # H1, but nobody jumps in on a W+4 (D1)
+    ],
+)
+def test_d15_a_view_shows_the_jump_in_window_only_when_seats_may_jump_in(
+    table, card, options, shown
+):
+    """D15: the state marks every card that lands (C-UNO-3), whatever the
+    options; a view shows the window open (`jump_in_open`, "jump-in open")
+    only as the acting seats do: under H1, on a card of D1. The next turn
+    action closes it (C-UNO-3)."""
+    s = table.build(top="R4", hands={0: f"{card} Y1 Y2 Y3"}, options=options)
+    s = table.ok(s, table.play(0, card, "G" if card == "W+4" else None))
+    assert s.uno.jump_in_open
+    assert table.acting(s) == ([1, 2, 3] if shown else [1])
+    for seat in range(4):
+        view = table.view(s, seat)
+        assert view.uno.jump_in_open == shown
+        assert ("jump-in open" in api.view_text(view)) == shown
+    s = table.ok(s, "P1 ACCEPT" if card == "W+4" else "P1 DRAW")
+    assert not s.uno.jump_in_open
+    assert not any(table.view(s, seat).uno.jump_in_open for seat in range(4))

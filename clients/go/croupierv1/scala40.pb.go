@@ -699,7 +699,7 @@ func (Scala40RejectionReason) EnumDescriptor() ([]byte, []int) {
 	return file_croupier_v1_scala40_proto_rawDescGZIP(), []int{8}
 }
 
-// Every rule option of Scala 40 (§1.16), resolved. Field names are the option
+// Every rule option of Scala 40 (V1–V24), resolved. Field names are the option
 // names of the catalogue; RULES.md describes each one.
 type Scala40Options struct {
 	state                         protoimpl.MessageState `protogen:"open.v1"`
