@@ -139,12 +139,12 @@ class Rules:
         rank, hd_special = RANK_OF[card], self.effects == HD and not self.ordinary
         if rank == ACE:
             return "skip", 0
-        if is_kspades(card):
-            if self.effects == HD and self.ordinary:  # O13 takes K♠'s effect away
-                return "none", 0
-            return "penalty", self.kspades_draw
         if rank == 5 and self.fives:
             return "five", 0
+        if self.ordinary and (is_kspades(card) or rank in (6, 7, 8, 10)):
+            return "none", 0  # O13, in every version: A, Q (and CL's 9, ALT's 5) keep theirs
+        if is_kspades(card):
+            return "penalty", self.kspades_draw
         if rank == 6:
             if self.effects == RU:
                 return ("cover_next" if self.six_next else "cover_self"), 0
@@ -590,6 +590,9 @@ OPTION_TABLES: list[tuple[str, str, dict]] = [
     ("hd+accumulate", "hd", {"transfer_accumulates": True}),
     ("hd+ordinary", "hd", {"ordinary_specials": True}),
     ("hd+ordinary+acc", "hd", {"ordinary_specials": True, "transfer_accumulates": True}),
+    ("cl+ordinary", "cl", {"ordinary_specials": True}),
+    ("ru+ordinary", "ru", {"ordinary_specials": True}),
+    ("alt+ordinary", "alt", {"ordinary_specials": True}),
     ("hd+three", "hd", {"eight_draw_mode": "THREE"}),
     ("hd+lastcover", "hd", {"eight_last_must_cover": True}),
     ("hd+three+lastcover", "hd", {"eight_draw_mode": "THREE", "eight_last_must_cover": True}),

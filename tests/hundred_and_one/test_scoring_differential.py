@@ -249,8 +249,8 @@ def self_cover(card: int, o: Opts) -> bool:
     if o.effects == pb.HUNDRED_AND_ONE_EFFECTS_HD:
         return rank == "8" and not o.ordinary_specials and o.eight_last_must_cover
     if o.effects == pb.HUNDRED_AND_ONE_EFFECTS_CL:
-        return rank == "9"
-    return rank == "6" and not o.six_cover_next
+        return rank == "9"  # not one of O13's cards
+    return rank == "6" and not o.six_cover_next and not o.ordinary_specials
 
 
 def final_penalty(card: int, o: Opts) -> tuple[int, bool]:
@@ -261,10 +261,9 @@ def final_penalty(card: int, o: Opts) -> tuple[int, bool]:
     if not o.resolve_final_penalty:
         return 0, False
     rank, spade = rank_of(card), suit_of(card) == SPADES
-    hd_plain = o.effects == pb.HUNDRED_AND_ONE_EFFECTS_HD and o.ordinary_specials
     if rank == "5" and o.fives_active:
         return (4 if spade else 2), True
-    if hd_plain:
+    if o.ordinary_specials:  # O13, in every version: no 6, 7 or K♠ draws
         return 0, False
     if rank == "K" and spade:
         return o.kspades_draw, False
@@ -520,6 +519,8 @@ TABLES: list[tuple[str, dict, tuple[int, ...]]] = [
     ("ru", {"no_finish_on_nine": True}, (3,)),
     ("ru", {"six_cover_by": "NEXT"}, (3, 4)),
     ("hd", {"ordinary_specials": True}, (3,)),
+    ("cl", {"ordinary_specials": True}, (3,)),
+    ("ru", {"ordinary_specials": True}, (3,)),
     ("hd", {"eight_last_must_cover": True}, (3,)),
     ("hd", {"transfer_accumulates": True}, (3, 4)),
     ("hd", {"opening": "DEALER_UPCARD"}, (3,)),

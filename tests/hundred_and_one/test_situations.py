@@ -584,6 +584,37 @@ def test_hd_ordinary_specials_keep_only_ace_and_queen(table, top, card, next_sea
     assert turn(table, s) == (next_seat, "PLAY")
 
 
+@pytest.mark.parametrize(
+    ("preset", "top", "card", "next_seat"),
+    [
+        ("cl", "7♣", "7♥", 1),  # CL: a 7 makes next(p) draw 2 and be skipped
+        ("cl", "6♣", "6♥", 1),  # CL: a 6 makes next(p) draw 1 and be skipped
+        ("cl", "K♥", "K♠", 1),  # K♠ makes next(p) draw 4
+        ("ru", "6♣", "6♥", 1),  # RU: a 6 must be covered by its player (SELF)
+        ("ru", "7♣", "7♠", 1),  # RU: 7♠ makes next(p) draw 4 (O31)
+        ("cl", "A♣", "A♥", 2),  # the Ace keeps its skip
+    ],
+)
+def test_o13_ordinary_specials_in_every_version(table, preset, top, card, next_seat):
+    # O13 lists no dependency (§1.7: every option is independent unless one is
+    # listed): 6, 7, 8, 10 and K♠ lose their effects in CL and RU as in HD.
+    options = {"ordinary_specials": True}
+    s = table.build(preset, 4, top=top, hands={0: f"{card} …"}, options=options)
+    p1 = table.hand(s, 1)
+    s = table.ok(s, table.play(0, card))
+    assert s.hundred_and_one.pending_draw == 0
+    assert table.hand(s, 1) == p1
+    assert turn(table, s) == (next_seat, "PLAY")
+
+
+def test_o13_leaves_the_cl_nine_its_cover(table):
+    # The CL 9 is not one of O13's cards: its player must still cover it (C6).
+    options = {"ordinary_specials": True}
+    s = table.build("cl", 3, top="9♣", hands={0: "9♥ 10♥ …"}, options=options)
+    s = table.ok(s, table.play(0, "9♥"))
+    assert turn(table, s) == (0, "COVER")
+
+
 def test_must_play_drawn_forbids_passing_on_a_legal_drawn_card(table):
     # O9.
     options = {"must_play_drawn": True}

@@ -321,7 +321,6 @@ def test_the_seat_that_leads_holds_a_card(table):
         ("cl", 3, "eight_draw_mode", h1.HUNDRED_AND_ONE_EIGHT_DRAW_MODE_THREE,
          "THREE needs effects HD (only the HD eight must be covered)"),
         ("cl", 3, "eight_last_must_cover", True, "needs effects HD"),
-        ("cl", 3, "ordinary_specials", True, "needs effects HD"),
         ("hd", 3, "six_cover_by", h1.HUNDRED_AND_ONE_SIX_COVER_BY_NEXT,
          "NEXT needs effects RU (only the RU six must be covered)"),
         ("hd", 3, "nine_cover_allows_queen", False,

@@ -32,7 +32,7 @@ class HundredAndOne:
         "player draw. Penalty points add up over deals and a total above 101 loses."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 5
+    rules_version = 6
     min_seats = 2
     max_seats = 8
     catalogue = options.CATALOGUE

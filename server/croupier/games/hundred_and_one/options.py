@@ -52,7 +52,7 @@ SPECS = (
     _spec("transfer_accumulates", BOOL, False, "O12, A5",
           "A transferred 6/7 adds its draw count to the pending one (needs transfer_6_7)"),
     _spec("ordinary_specials", BOOL, False, "O13",
-          "HD: 6, 7, 8, 10 and K♠ have no effect (A and Q keep theirs)"),
+          "6, 7, 8, 10 and K♠ have no effect, in every version (A, Q, the CL 9 keep theirs)"),
     _spec("eight_draw_mode", ENUM, "UNTIL", "O14, A6",
           "HD 8 without a cover: draw UNTIL one covers, or THREE cards once (needs effects HD)",
           allowed=("UNTIL", "THREE")),
@@ -152,7 +152,6 @@ def check_options(options: pb.HundredAndOneOptions, path: str) -> None:
         "THREE needs effects HD (only the HD eight must be covered)",
     )
     needs(hd or not o.eight_last_must_cover, "eight_last_must_cover", "needs effects HD")
-    needs(hd or not o.ordinary_specials, "ordinary_specials", "needs effects HD")
     needs(
         o.effects == pb.HUNDRED_AND_ONE_EFFECTS_RU
         or o.six_cover_by == pb.HUNDRED_AND_ONE_SIX_COVER_BY_SELF,

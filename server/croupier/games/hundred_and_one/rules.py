@@ -26,6 +26,10 @@ _FINISH_RANKS = {
 }
 
 
+# O13 `ordinary_specials`: the ranks whose effects it takes away (with K♠).
+_ORDINARY_RANKS = frozenset({6, 7, 8, 10})
+
+
 @dataclass(frozen=True)
 class Effect:
     """What playing one card does (RULES.md, Card effects)."""
@@ -62,7 +66,7 @@ class Rules:
         self.must_play_drawn = o.must_play_drawn
         self.restock_shuffle = o.restock_shuffle
         hd = o.effects == pb.HUNDRED_AND_ONE_EFFECTS_HD
-        specials = not (hd and o.ordinary_specials)
+        specials = not o.ordinary_specials  # O13, in every version
         # O11 in every version (§1.7 lists it "off", not "—"); inert under O13.
         self.transfer = specials and o.transfer_6_7
         self.transfer_accumulates = self.transfer and o.transfer_accumulates
@@ -99,8 +103,8 @@ class Rules:
             return Effect(skip_next=True)
         if rank == 5 and o.fives_active:
             return Effect(draw_previous=4 if SUIT_OF[card] == cards.SPADES else 2, skip_next=True)
-        if not specials:
-            return NO_EFFECT
+        if not specials and (card == KING_OF_SPADES or rank in _ORDINARY_RANKS):
+            return NO_EFFECT  # O13: 6, 7, 8, 10 and K♠ are plain (CL's 9 keeps its cover)
         if card == KING_OF_SPADES:
             return Effect(draw_next=o.kspades_draw)
         if rank == 6:
