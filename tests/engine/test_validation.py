@@ -347,6 +347,36 @@ def test_a_schema_1_state_has_its_acting_seats_computed() -> None:
     assert api.acting_seats(state) == acting
 
 
+def test_an_older_rules_versions_acting_seats_are_computed_not_checked() -> None:
+    # Its moves are played by this server's rules, which may let other seats
+    # act than its own version's did (UNO 5 under U16): its list is not held
+    # to these rules but computed by them, everywhere a seat's turn matters.
+    state = dealt()
+    acting = list(state.acting_seats)
+    other = (acting[0] + 1) % len(state.seats)
+    state.acting_seats[:] = [other]
+    with pytest.raises(InvalidInput, match="acting_seats"):
+        api.check_state(state)  # this version's own list must be right
+    state.rules_version -= 1
+    api.check_state(state)
+    assert api.acting_seats(state) == acting
+    listed = api.list_legal_moves(service_pb2.ListLegalMovesRequest(state=state, seat=acting[0]))
+    assert listed.moves
+    idle = api.list_legal_moves(service_pb2.ListLegalMovesRequest(state=state, seat=other))
+    assert not idle.moves
+    view = api.get_view(service_pb2.GetViewRequest(state=state, seat=other)).view
+    assert list(view.acting_seats) == acting
+    move = listed.moves[0].move
+    answer = api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=move))
+    assert answer.accepted and answer.state.rules_version == state.rules_version + 1
+    wrong = game_pb2.Move()
+    wrong.CopyFrom(move)
+    wrong.seat = other
+    refused = api.apply_move(service_pb2.ApplyMoveRequest(state=state, move=wrong))
+    assert refused.rejection.reason == game_pb2.REJECTION_REASON_NOT_YOUR_TURN
+    assert list(state.acting_seats) == [other]  # the request's state is left as it was
+
+
 # -- the move: seat, kind, shape ------------------------------------------------------
 
 

@@ -12,6 +12,12 @@ P3, the SEED profile, house rules off unless listed.
 
 from __future__ import annotations
 
+import pytest
+
+from croupier.engine import api
+from croupier.engine.errors import InvalidInput
+from croupier.v1 import service_pb2
+
 U16 = {"misplay_penalty": True}
 
 
@@ -74,3 +80,25 @@ def test_h17_a_finished_seat_does_not_act(table):
     opts = {**U16, "play_to_last": True}
     s = table.build(top="B3", hands={0: "B7 R1 R2", 1: ""}, finished=[1], options=opts)
     assert table.acting(s) == [0, 2, 3]
+
+
+def test_h17_a_state_of_rules_version_4_is_played_with_every_seat_acting(table):
+    # Version 4 listed only the seat to act here (no window open); its states
+    # still load: the acting seats are not checked against these rules but
+    # computed by them, for the listing, the gate, the view and the answer.
+    s = table.build(top="R7", hands={0: "R3 G5", 1: "Y1 Y2", 2: "B1 B2"}, options=U16)
+    old = type(s)()
+    old.CopyFrom(s)
+    old.rules_version = 4
+    old.acting_seats[:] = [0]
+    api.check_state(old)
+    assert table.legal(old, 2) == {"UNO", "CATCH 0", "CATCH 1", "CATCH 3"}
+    view = api.get_view(service_pb2.GetViewRequest(state=old, seat=2)).view
+    assert list(view.acting_seats) == [0, 1, 2, 3] and view.rules_version == 4
+    answer = api.apply_move(service_pb2.ApplyMoveRequest(state=old, move=table.move(2, "CATCH 0")))
+    assert answer.accepted and answer.state.rules_version == 5
+    assert list(answer.state.acting_seats) == [0, 1, 2, 3]
+    # This version's own states are held to the list these rules give.
+    s.acting_seats[:] = [0]
+    with pytest.raises(InvalidInput, match=r"must be \[0, 1, 2, 3\] in this position"):
+        api.check_state(s)

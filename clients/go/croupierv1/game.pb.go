@@ -278,7 +278,8 @@ func (RejectionReason) EnumDescriptor() ([]byte, []int) {
 //   - Versions: `schema_version` is the version of this message layout (a state
 //     from a newer schema is refused, older ones keep loading);
 //     `rules_version` is the game's behaviour version (GameDescriptor).
-//     Schema 2 added `acting_seats` (a schema-1 state gets them computed).
+//     Schema 2 added `acting_seats` (a schema-1 state gets them computed, and
+//     so does a state of an older rules version, whose list its rules made).
 type GameState struct {
 	state         protoimpl.MessageState `protogen:"open.v1"`
 	SchemaVersion uint32                 `protobuf:"varint,1,opt,name=schema_version,json=schemaVersion,proto3" json:"schema_version,omitempty"`
@@ -298,8 +299,9 @@ type GameState struct {
 	MoveNumber uint64      `protobuf:"varint,9,opt,name=move_number,json=moveNumber,proto3" json:"move_number,omitempty"`
 	Match      *MatchState `protobuf:"bytes,10,opt,name=match,proto3" json:"match,omitempty"`
 	// The seats that may move now, ascending; empty once the deal is over. The
-	// game computes them from the rest of the state, and a state whose list
-	// disagrees is refused.
+	// game computes them from the rest of the state, and a state of the
+	// server's rules version whose list disagrees is refused (an older rules
+	// version's list is computed again by the server's rules).
 	ActingSeats []uint32 `protobuf:"varint,11,rep,packed,name=acting_seats,json=actingSeats,proto3" json:"acting_seats,omitempty"`
 	// Types that are valid to be assigned to GameState:
 	//

@@ -226,7 +226,7 @@ def check_state(state: game_pb2.GameState, path: str = "state") -> Game:
     if any(seat.team for seat in state.seats):
         _check_teams(state, path)
     game.validate(state)
-    if state.schema_version >= 2:
+    if holds_acting_seats(game, state):
         _check_acting_seats(game, state, path)
     return game
 
@@ -326,14 +326,37 @@ def expected_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
     return game.acting_seats(state)
 
 
-def acting_seats(state: game_pb2.GameState) -> list[int]:
-    """The seats that may move in a validated state (computed for a state of
-    schema 1, which did not carry them)."""
-    if state.schema_version >= 2:
+def holds_acting_seats(game: Game, state: game_pb2.GameState) -> bool:
+    """Whether the state's own `acting_seats` are this server's: a state of
+    schema 1 carries none, and those of an older rules version were made by
+    its version's rules (its moves are played by these, which may let other
+    seats act: UNO 5's U16). Such a state is not refused for them; they are
+    computed again."""
+    return state.schema_version >= 2 and state.rules_version == game.rules_version
+
+
+def acting_seats(state: game_pb2.GameState, game: Game | None = None) -> list[int]:
+    """The seats that may move in a validated state: its own list, or the
+    list these rules give when the state's is not this server's
+    (`holds_acting_seats`)."""
+    if game is None:
+        game = registry.find(state.game)
+        assert game is not None, "acting_seats needs a validated state"
+    if holds_acting_seats(game, state):
         return list(state.acting_seats)
-    game = registry.find(state.game)
-    assert game is not None, "acting_seats needs a validated state"
     return expected_acting_seats(game, state)
+
+
+def with_acting_seats(game: Game, state: game_pb2.GameState) -> game_pb2.GameState:
+    """The state itself, or — when its acting seats are not this server's
+    (`holds_acting_seats`) — a copy with the envelope these rules write, for
+    the games' own code, which reads `acting_seats` from the state."""
+    if holds_acting_seats(game, state):
+        return state
+    current = game_pb2.GameState()
+    current.CopyFrom(state)
+    set_acting_seats(game, current)
+    return current
 
 
 def set_acting_seats(game: Game, state: game_pb2.GameState) -> list[int]:
@@ -373,7 +396,7 @@ def _check_move(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> N
     game.check_move_shape(move)
 
 
-def _gate(state: game_pb2.GameState, move: game_pb2.Move) -> None:
+def _gate(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> None:
     """The refusals every game shares, before any rule of the game runs."""
     phase = state.match.phase
     if phase == game_pb2.MATCH_PHASE_MATCH_OVER:
@@ -395,8 +418,11 @@ def _gate(state: game_pb2.GameState, move: game_pb2.Move) -> None:
             common=True,
         )
     # The state's own list, copied in one C call (`in` on a repeated field
-    # fetches its items one by one); a schema-1 state gets it computed.
-    acting = state.acting_seats[:] if state.schema_version >= 2 else acting_seats(state)
+    # fetches its items one by one); computed when it is not this server's.
+    if state.schema_version >= 2 and state.rules_version == game.rules_version:
+        acting = state.acting_seats[:]
+    else:
+        acting = expected_acting_seats(game, state)
     if move.seat not in acting:
         who = ", ".join(map(str, acting))
         raise IllegalMove(
@@ -473,7 +499,7 @@ def apply_move_on(
     response.notation = notation
     after = response.state
     try:
-        _gate(state, move)
+        _gate(game, state, move)
         after.CopyFrom(state)
         events = game.apply(after, move)
     except IllegalMove as illegal:
@@ -528,8 +554,9 @@ def list_legal_moves(
     state = request.state
     game = _trusted_game(state) if trusted else check_state(state)
     _check_seat(state, request.seat, "seat")
+    state = with_acting_seats(game, state)
     response = service_pb2.ListLegalMovesResponse()
-    if request.seat in acting_seats(state) and state.move_number != UINT64_MAX:
+    if request.seat in state.acting_seats and state.move_number != UINT64_MAX:
         encoded = codec_of(game).legal_moves_bytes(state, request.seat, LIST_LEGAL_MOVES_TAG)
         response.MergeFromString(encoded)
     return response
@@ -542,7 +569,8 @@ def default_move(request: service_pb2.DefaultMoveRequest) -> service_pb2.Default
     _check_seat(state, request.seat, "seat")
     if state.match.phase != game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS:
         raise FailedPrecondition("the deal is over: no seat has a move to default")
-    if request.seat not in acting_seats(state):
+    state = with_acting_seats(game, state)
+    if request.seat not in state.acting_seats:
         raise InvalidInput("seat", f"seat {request.seat} may not act now")
     if state.move_number == UINT64_MAX:
         raise InvalidInput("state.move_number", "is at its maximum: no further move can be counted")
@@ -573,7 +601,7 @@ def fill_view(game: Game, state: game_pb2.GameState, seat: int, view: game_pb2.V
     view.current_seat = state.current_seat
     view.move_number = state.move_number
     view.match.CopyFrom(state.match)
-    view.acting_seats.extend(acting_seats(state))
+    view.acting_seats.extend(acting_seats(state, game))
     game.view(state, seat, view)
 
 

@@ -94,9 +94,10 @@ class Session:
         self._spec: Spec | None = getattr(game, "live_fields", None)
         copy = game_pb2.GameState()
         copy.CopyFrom(state)
-        if copy.schema_version < api.SCHEMA_VERSION:
-            api.set_acting_seats(game, copy)  # a schema-1 state carries none
-        copy.rules_version = game.rules_version  # its moves are played by these rules
+        if not api.holds_acting_seats(game, copy):
+            # Schema 1 carried none, an older rules version's are its own;
+            # its moves are played by these rules (api.set_acting_seats).
+            api.set_acting_seats(game, copy)
         self._hold(copy)
 
     @classmethod

@@ -50,7 +50,8 @@ export const file_croupier_v1_game: GenFile = /*@__PURE__*/
  * * Versions: `schema_version` is the version of this message layout (a state
  *   from a newer schema is refused, older ones keep loading);
  *   `rules_version` is the game's behaviour version (GameDescriptor).
- *   Schema 2 added `acting_seats` (a schema-1 state gets them computed).
+ *   Schema 2 added `acting_seats` (a schema-1 state gets them computed, and
+ *   so does a state of an older rules version, whose list its rules made).
  *
  * @generated from message croupier.v1.GameState
  */
@@ -118,8 +119,9 @@ export type GameState = Message<"croupier.v1.GameState"> & {
 
   /**
    * The seats that may move now, ascending; empty once the deal is over. The
-   * game computes them from the rest of the state, and a state whose list
-   * disagrees is refused.
+   * game computes them from the rest of the state, and a state of the
+   * server's rules version whose list disagrees is refused (an older rules
+   * version's list is computed again by the server's rules).
    *
    * @generated from field: repeated uint32 acting_seats = 11;
    */
