@@ -95,6 +95,7 @@ class Opts:
     h13: bool = False
     h16: bool = False
     u16: bool = False
+    h2: bool = False  # jump in on one's own card
 
     @staticmethod
     def of(state: game_pb2.GameState) -> Opts:
@@ -118,6 +119,7 @@ class Opts:
             wild_return=o.wild_first_card == pb.UNO_WILD_FIRST_CARD_RETURN,
             right_of_dealer=o.reverse_first_card == pb.UNO_REVERSE_FIRST_CARD_RIGHT_OF_DEALER,
             h1=o.jump_in,
+            h2=o.jump_in_own_card,
             h4=o.stacking,
             mixed=o.stack_mixed,
             h9=o.colour_rotation,
@@ -202,6 +204,10 @@ class M:
     stages: list[int] = field(default_factory=list)  # H13
     ready: int | None = None  # H16
     final_w: int | None = None  # the winner while a final W+4 awaits its answer
+    # H1's window as the engine's state has it (read, never predicted: the
+    # out-of-turn model checks the window itself); it says whether a jump-in
+    # is admitted or, under U16, a misplay.
+    jump_open: bool = False
     label: int = 0  # H15: the H2O label of the card that emptied the winner's hand
 
 
@@ -251,6 +257,7 @@ def read(state: game_pb2.GameState, o: Opts) -> M:
     W+4 awaits its answer when its player's hand is empty (R10) and, under
     H12, nobody else but its target still holds cards."""
     m = snapshot(state)
+    m.jump_open = state.uno.jump_in_open
     w = m.top_player
     if m.phase == RESPOND and m.pk == P4 and w is not None and not m.hands[w]:
         if not o.h12:
@@ -1027,7 +1034,12 @@ def allowed(m: M, o: Opts, seat: int, action: str, card: int) -> bool:
     top = m.discard[-1]
     kind, colour = KIND[card], COLOUR[card]
     if action == "jump_in":
-        return card == top and kind not in (K.WILD_DRAW_FOUR, K.BLANK)
+        # H1: an identical card, on a card with a twin that a player laid,
+        # his own only under H2, while the window is open (under U16 every
+        # other attempt is listed and a misplay, H17).
+        admitted = m.jump_open and m.top_player is not None
+        admitted = admitted and (m.top_player != seat or o.h2)
+        return admitted and card == top and kind not in (K.WILD_DRAW_FOUR, K.BLANK)
     if m.phase == DRAWN and (card != m.drawn or o.play_drawn == pb.UNO_PLAY_DRAWN_NEVER):
         return False
     if m.phase in (PLAY, DRAWN):

@@ -102,3 +102,35 @@ def test_h17_a_state_of_rules_version_4_is_played_with_every_seat_acting(table):
     s.acting_seats[:] = [0]
     with pytest.raises(InvalidInput, match=r"must be \[0, 1, 2, 3\] in this position"):
         api.check_state(s)
+
+
+def test_h17_a_jump_in_the_window_does_not_admit_is_a_misplay(table):
+    # H17: "an illegal PLAY attempt (own turn or jump-in)" costs 2, the card
+    # staying in the hand: after the window closed, and on one's own card
+    # without H2, as much as with a card not identical (D5: no window moves).
+    opts = {**U16, "jump_in": True}
+    hands = {0: "G7 R1 R2", 1: "Y1 Y2", 2: "G7 B1 B2"}
+    s = table.build(top="G4", hands=hands, options=opts)
+    s = table.ok(s, table.play(0, "G7"), "P1 DRAW")  # P1's draw closes the window
+    assert not s.uno.jump_in_open
+    assert {"JUMP G7", "JUMP B1", "JUMP B2"} <= table.legal(s, 2)
+    s = table.ok(s, table.jump(2, "G7"))
+    (misplay,) = table.rule_events("MISPLAYED")
+    assert misplay.seat == 2
+    assert table.hand(s, 2) >= table.bag("G7 B1 B2") and table.size(s, 2) == 3 + 2
+    assert table.top(s) == "G7" and table.turn(s) == (1, "DRAWN")
+    own = table.build(top="G4", hands={0: "G7 G7 R1"}, options=opts, stock="Y9 …")
+    own = table.ok(own, table.play(0, "G7"))
+    assert own.uno.jump_in_open and table.turn(own) == (1, "PLAY")  # P0 is not to act...
+    own = table.ok(own, "P1 DRAW")
+    assert table.turn(own) == (1, "DRAWN")
+    own = table.ok(own, table.jump(0, "G7"))  # ...and jumps in on his own G7 without H2
+    assert table.size(own, 0) == 2 + 2
+
+
+def test_h17_without_u16_a_jump_in_the_window_does_not_admit_is_refused(table):
+    opts = {"jump_in": True}
+    hands = {0: "G7 R1 R2", 1: "Y1 Y2", 2: "G7 B1 B2"}
+    s = table.build(top="G4", hands=hands, options=opts)
+    s = table.ok(s, table.play(0, "G7"), "P1 DRAW")
+    assert table.reason(s, table.jump(2, "G7")) == "NOT_YOUR_TURN"

@@ -303,10 +303,11 @@ def swap_choices(opts: Any, position: Any, seat: int, card: int) -> frozenset:
 def model_side(w: Windows, opts: Any, position: Any, seat: int, engine_plays) -> set:
     """The side moves `seat` may make now (see `side_moves`), by the rules:
     H6 GIVE (any card of its hand), H16 READY, H8 SLAP / TIME, the challenge
-    (only the Wild Draw Four's target, R7, U5), H1 jump-ins (identical cards;
-    under U16 any card, a misplay), §2.6 calls and catches (under U16 false
-    ones too), H5 reports, and the H3/H6 choices of each listed play of a 7
-    or a 5."""
+    (only the Wild Draw Four's target, R7, U5), H1 jump-ins (identical cards
+    while the window is open; under U16 any card of a seat other than the
+    one to act, at any moment: an attempt the rules forbid is a misplay,
+    H17), §2.6 calls and catches (under U16 false ones too), H5 reports, and
+    the H3/H6 choices of each listed play of a 7 or a 5."""
     hand = list(position.uno.hands[seat].cards)
     if w.swap_to is not None:
         return {("give", c) for c in hand} if seat == w.swap_to else set()
@@ -325,11 +326,12 @@ def model_side(w: Windows, opts: Any, position: Any, seat: int, engine_plays) ->
         and opts.challenge_enabled
     ):
         out.add(("challenge",))
-    if seat in jump_seats(w, opts, position):
+    if opts.misplay_penalty and opts.jump_in:
+        if seat != current and seat in in_round(position):
+            out |= {("jump", c) for c in hand}
+    elif seat in jump_seats(w, opts, position):
         top = u.discard[-1]
-        for c in hand:
-            if identical(c, top) or opts.misplay_penalty:
-                out.add(("jump", c))
+        out |= {("jump", c) for c in hand if identical(c, top)}
     rnd = in_round(position)
     if opts.misplay_penalty:
         if seat in rnd:

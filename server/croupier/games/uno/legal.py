@@ -141,8 +141,13 @@ def _wd4_fits(card: int, hand: Iterable[int], colour: int, rules: Rules) -> bool
 def _jump_ins(
     state: game_pb2.GameState, seat: int, rules: Rules, misplay: bool, out: list[bytes]
 ) -> None:
-    """H1: a seat other than the one to act, while the window is open."""
+    """H1: a seat other than the one to act, while the window is open; under
+    U16 any card of the hand at any moment (H17: a jump-in the rules forbid
+    is a misplay)."""
     deal = state.uno
+    if misplay and rules.jump_in:
+        _plays(state, seat, rules, sorted(set(deal.hands[seat].cards)), True, out)
+        return
     if not (rules.jump_in and deal.jump_in_open and deal.HasField("top_player")):
         return
     top = deal.discard[-1]

@@ -276,7 +276,9 @@ def _check_answer(table: Table, seat: int, card: int) -> None:
 def _jump_in(table: Table, seat: int, m: Action) -> None:
     """H1: a card identical to the top card, out of turn, while the window
     the top card opened is open (C-UNO-3); never the first card, a Wild Draw
-    Four or a "+10"; one's own card only under H2."""
+    Four or a "+10"; one's own card only under H2. Under U16 an attempt the
+    window does not admit is a misplay too (H17: "an illegal PLAY attempt
+    (own turn or jump-in)"), as is a card not identical."""
     deal, rules = table.deal, table.rules
     play = m.jump_in
     card = play.card
@@ -286,18 +288,24 @@ def _jump_in(table: Table, seat: int, m: Action) -> None:
         why = "jump-ins are off (H1)"
     elif seat == table.state.current_seat:
         why = "it is this seat's turn: play the card"
-    elif not deal.jump_in_open or not deal.HasField("top_player"):
+    elif not table.in_round(seat):
+        why = "the seat has left the round (H12)"
+    if why:
+        raise IllegalMove(Why.UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED, why, "H1")
+    if not deal.jump_in_open or not deal.HasField("top_player"):
         why = "no card has landed since the last turn action (C-UNO-3)"
     elif top not in JUMPABLE:
         why = f"nobody jumps in on {card_text(top)}"
     elif deal.top_player == seat and not rules.jump_own:
         why = "a player jumps in on his own card only under jump_in_own_card (H2)"
-    elif not table.in_round(seat):
-        why = "the seat has left the round (H12)"
-    if why:
-        raise IllegalMove(Why.UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED, why, "H1")
+    closed = IllegalMove(Why.UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED, why, "H1") if why else None
+    if closed is not None and not rules.misplay:
+        raise closed
     _hold(table, seat, card, "H1")
     _check_choices(table, seat, play)
+    if closed is not None:
+        _misplay(table, seat, closed)  # U16: the window does not admit it (H17)
+        return
     if not identical(card, top):
         illegal = IllegalMove(
             Why.UNO_REJECTION_REASON_JUMP_IN_NOT_IDENTICAL,

@@ -2045,7 +2045,8 @@ export enum UnoRejectionReason {
    * No jump-in now: the rule is off, or it is the seat's turn (H1). A seat
    * the window does not let jump in (closed, the first card, a Wild Draw
    * Four or a "+10" on top, its own card without H2) is not an acting seat:
-   * the engine refuses it first, REJECTION_REASON_NOT_YOUR_TURN.
+   * the engine refuses it first, REJECTION_REASON_NOT_YOUR_TURN. Under U16
+   * every seat in the round acts, and such a jump-in is a misplay (H17).
    *
    * @generated from enum value: UNO_REJECTION_REASON_JUMP_IN_NOT_ALLOWED = 12;
    */
