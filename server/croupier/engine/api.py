@@ -419,7 +419,7 @@ def _gate(game: Game, state: game_pb2.GameState, move: game_pb2.Move) -> None:
         )
     # The state's own list, copied in one C call (`in` on a repeated field
     # fetches its items one by one); computed when it is not this server's.
-    if state.schema_version >= 2 and state.rules_version == game.rules_version:
+    if holds_acting_seats(game, state):
         acting = state.acting_seats[:]
     else:
         acting = expected_acting_seats(game, state)
