@@ -10,7 +10,7 @@ G = "chips_101"
 
 
 def test_t_c3_01_a_king_on_95_makes_101_and_is_legal(table):
-    s = table.build(G, 3, hands={0: "K♠ …"}, total=95)
+    s = table.build(G, 3, hands={0: "K♠ …", 1: "9♥ …"}, total=95)  # P1 can play on
     assert "K♠" in table.legal(s)
     s = table.ok(s, table.play(G, 0, "K♠"))
     assert table.total(s) == 101
@@ -177,7 +177,7 @@ def test_a_c3_01_the_king_sets_the_limit_101(table):
 
 
 def test_a_c3_02_reaching_101_is_safe(table):
-    s = table.build(G, 3, hands={0: "J♠ …"}, total=91)
+    s = table.build(G, 3, hands={0: "J♠ …", 1: "4♣ …"}, total=91)  # P1 can play on
     s = table.ok(s, table.play(G, 0, "J♠"))
     assert table.total(s) == 101
     assert table.scores(s) == [3, 3, 3]

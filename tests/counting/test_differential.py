@@ -335,7 +335,8 @@ def legal_moves(m: Model) -> list[Key]:
     Moves): by card value, each card once (C-C-1), its choices ascending,
     CONCEDE last. «Сто» and One Hundred: any card, a bust included (A-C1-04,
     A-C2-05); 101 with chips: only a play whose total stays within the limit
-    (R-C3-05, A-C3-04), and CONCEDE exactly when there is none (E-C-3)."""
+    (R-C3-05, A-C3-04), and CONCEDE exactly when there is none (E-C-3: a
+    play that leaves the next seat so loses the deal for it at once, `play`)."""
     table = card_table(m.game, m.o)
     lim = limit(m.game, m.o)
     moves: list[Key] = []
@@ -521,10 +522,8 @@ def play(m: Model, key: Key, order: Order) -> None:
     costs a chip and ends the deal (R-C3-05)."""
     seat = m.current
     m.log = []
-    if key[0] == "concede":
-        m.log.append(("CONCEDED", seat))
-        lose_life(m, seat)
-        end_deal(m, seat)
+    if key[0] == "concede":  # a position built by hand (E-C-3)
+        concede(m, seat)
         return
     _, card, choice = key
     m.hands[seat][card] -= 1
@@ -550,8 +549,17 @@ def play(m: Model, key: Key, order: Order) -> None:
     nxt = next_seat(m, seat)
     if nxt is None:  # E-C-1: nobody still in holds a card
         end_deal(m, None)
-    else:
-        m.current = nxt
+        return
+    m.current = nxt
+    if legal_moves(m) == [("concede",)]:  # R-C3-05, A-C3-04: lost at once
+        concede(m, nxt)
+
+
+def concede(m: Model, seat: int) -> None:
+    """R-C3-05: the seat on turn has no legal play: it loses a chip and the deal."""
+    m.log.append(("CONCEDED", seat))
+    lose_life(m, seat)
+    end_deal(m, seat)
 
 
 # -- reading the engine ------------------------------------------------------------------

@@ -25,14 +25,40 @@ def test_e_c_1_no_card_left_ends_the_deal_without_a_loser(table) -> None:
     assert "ends without a loser" in table.events[-1].text
 
 
-def test_e_c_3_a_stuck_seat_is_asked_not_decided_for(table) -> None:
-    # P0's play leaves P1 with no card within 101: P1 still acts, by conceding.
+def test_e_c_3_a_play_that_leaves_the_next_seat_stuck_ends_the_deal(table) -> None:
+    # R-C3-05, A-C3-04: "loss is automatic when none exists". P0's king makes
+    # 101; P1 holds no card within 101 and loses the deal and a chip at once.
     s = table.build("chips_101", 3, hands={0: "K♠ …", 1: "7♦ 8♠ 5♥"}, total=40)
+    s = table.ok(s, table.play("chips_101", 0, "K♠"))
+    assert table.match_phase(s) == "DEAL_OVER"
+    assert list(s.acting_seats) == []
+    assert table.scores(s) == [3, 2, 3]
+    assert table.deal_points(s) == [0, -1, 0]
+    assert table.rule_events() == ["CONCEDED", "LIFE_LOST"]
+    conceded = next(e for e in table.events if "loses the deal" in e.text)
+    assert conceded.seat == 1
+    dealer = s.chips_101.dealer
+    s = table.next_deal(s)
+    assert s.chips_101.dealer == (dealer + 1) % 3  # the deal passes left (A-C3-03)
+    assert table.total(s) == 0
+
+
+def test_e_c_3_a_seat_with_a_card_within_the_limit_plays_on(table) -> None:
+    # The same play with a nine in P1's hand (+0): the deal goes on.
+    s = table.build("chips_101", 3, hands={0: "K♠ …", 1: "7♦ 8♠ 9♥"}, total=40)
     s = table.ok(s, table.play("chips_101", 0, "K♠"))
     assert table.match_phase(s) == "DEAL_IN_PROGRESS"
     assert list(s.acting_seats) == [1]
+    assert table.legal(s) == ["9♥"]
+
+
+def test_e_c_3_a_stuck_seat_built_by_hand_concedes(table) -> None:
+    # A position no play leads to (built by hand, or written by rules version
+    # 3): its seat on turn has CONCEDE as its one move.
+    s = table.build("chips_101", 3, hands={0: "7♦ 8♠ 5♥"}, total=101)
+    assert list(s.acting_seats) == [0]
     assert table.legal(s) == ["CONCEDE"]
-    assert table.scores(s) == [3, 3, 3]
+    assert table.scores(table.ok(s, table.concede("chips_101", 0))) == [2, 3, 3]
 
 
 def test_e_c_4_the_busters_cards_are_shown_to_everyone(table) -> None:

@@ -116,11 +116,19 @@ def _play(table: Table, seat: int, card: int, total: int) -> None:
         scoring.exact_hundred(table, seat)
     if not table.next_turn(seat):
         scoring.no_card_left(table)
+        return
+    # R-C3-05, A-C3-04: a player on turn with no legal play loses the deal,
+    # automatically — there is nothing for him to choose.
+    after = table.state.current_seat
+    if rules.safe_only and not _safe_play_exists(rules, table.hand(after), total):
+        scoring.concede(table, after)
 
 
 def _concede(table: Table, seat: int) -> None:
     """R-C3-05, A-C3-04: only in 101 with chips, and only when no card of
-    the hand keeps the total within the limit."""
+    the hand keeps the total within the limit. A play leaves no such seat on
+    turn (it loses the deal at once, `_play`): this is the move of a position
+    built by hand, or written by rules version 3 and before (E-C-3)."""
     rules = table.rules
     if not rules.safe_only:
         raise IllegalMove(
@@ -128,14 +136,19 @@ def _concede(table: Table, seat: int) -> None:
             "every turn puts a card on the pile; there is no conceding",
             rules.rule_ids["turn"],
         )
-    total = table.deal.total
-    for card in set(table.hand(seat)):
-        effect = rules.effects[card]
-        for value in effect.choices or (0,):
-            if rules.total_after(card, total, value) <= rules.limit:
-                raise IllegalMove(
-                    Why.COUNTING_REJECTION_REASON_MUST_PLAY_A_CARD,
-                    f"a card of the hand keeps the total within {rules.limit}",
-                    "A-C3-04",
-                )
+    if _safe_play_exists(rules, table.hand(seat), table.deal.total):
+        raise IllegalMove(
+            Why.COUNTING_REJECTION_REASON_MUST_PLAY_A_CARD,
+            f"a card of the hand keeps the total within {rules.limit}",
+            "A-C3-04",
+        )
     scoring.concede(table, seat)
+
+
+def _safe_play_exists(rules: Rules, hand: Sequence[int], total: int) -> bool:
+    """A card of `hand`, with one of its choices, keeps `total` within the limit."""
+    return any(
+        rules.total_after(card, total, value) <= rules.limit
+        for card in set(hand)
+        for value in rules.effects[card].choices or (0,)
+    )
