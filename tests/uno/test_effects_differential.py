@@ -600,7 +600,10 @@ def predict(m: M, o: Opts, t: Track, seat: int, move: pb.UnoMove, misplay: bool 
     elif action in ("play", "jump_in"):
         p = getattr(move, action)
         swap_with = p.swap_with if p.HasField("swap_with") else None
+        false_call = p.uno and len(m.hands[seat]) != 2  # U16: accepted only so
         play_card(m, o, t, seat, p.card, p.colour, p.uno, swap_with, p.give, p.h2o_label)
+        if false_call and m.hands[seat] and m.match_phase == IN_PROGRESS:
+            penalty(m, o, seat, 2)  # H17, D17: "UNO!" with another card than the 2nd-to-last
     elif action == "draw":
         # R4 / U9: the drawn card may be played (phase DRAWN) unless NEVER;
         # a draw that finds nothing ends the turn.

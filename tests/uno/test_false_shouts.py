@@ -96,7 +96,7 @@ def test_h17_a_state_of_rules_version_4_is_played_with_every_seat_acting(table):
     view = api.get_view(service_pb2.GetViewRequest(state=old, seat=2)).view
     assert list(view.acting_seats) == [0, 1, 2, 3] and view.rules_version == 4
     answer = api.apply_move(service_pb2.ApplyMoveRequest(state=old, move=table.move(2, "CATCH 0")))
-    assert answer.accepted and answer.state.rules_version == 5
+    assert answer.accepted and answer.state.rules_version == 6
     assert list(answer.state.acting_seats) == [0, 1, 2, 3]
     # This version's own states are held to the list these rules give.
     s.acting_seats[:] = [0]
@@ -134,3 +134,58 @@ def test_h17_without_u16_a_jump_in_the_window_does_not_admit_is_refused(table):
     s = table.build(top="G4", hands=hands, options=opts)
     s = table.ok(s, table.play(0, "G7"), "P1 DRAW")
     assert table.reason(s, table.jump(2, "G7")) == "NOT_YOUR_TURN"
+
+
+# D17 (rules version 6): "UNO!" called with a play of another card than the
+# second-to-last. H17 lists "an UNO call not accompanying a penultimate play"
+# among the shouts that cost 2; the call is a flag of the PLAY (§2.6).
+
+
+def test_d17_a_play_called_uno_with_three_cards_lands_and_costs_two(table):
+    s = table.build(top="R4", hands={0: "R5 G1 Y1", 1: "Y7 Y8"}, stock="B1 B2 …", options=U16)
+    assert "R5 UNO" in table.legal(s, 0)
+    s = table.ok(s, table.play(0, "R5", uno=True))
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 0
+    assert table.top(s) == "R5"
+    assert table.hand(s, 0) == table.bag("G1 Y1 B1 B2")
+    assert not s.uno.HasField("uno_offender")  # no catch window: 4 cards left
+    assert table.turn(s) == (1, "PLAY")
+
+
+def test_d17_a_jump_in_called_uno_with_three_cards_lands_and_costs_two(table):
+    opts = {**U16, "jump_in": True}
+    hands = {0: "R5 G1 G2", 1: "Y7 Y8", 2: "R5 Y2 Y3"}
+    s = table.build(top="R4", hands=hands, stock="B1 B2 …", options=opts)
+    s = table.ok(s, table.play(0, "R5"))
+    assert "JUMP R5 UNO" in table.legal(s, 2)
+    s = table.ok(s, table.jump(2, "R5", uno=True))
+    (shout,) = table.rule_events("FALSE_CALL")
+    assert shout.seat == 2
+    assert table.hand(s, 2) == table.bag("Y2 Y3 B1 B2")
+    assert table.turn(s) == (3, "PLAY")  # play goes on from the jumper (B16)
+
+
+def test_d17_the_winning_card_called_uno_wins_the_round_uncharged(table):
+    s = table.build(top="R4", hands={0: "R5", 1: "Y7 Y8"}, options=U16)
+    s = table.ok(s, table.play(0, "R5", uno=True))
+    assert table.rule_events("FALSE_CALL") == []
+    assert table.size(s, 0) == 0
+    assert table.match_phase(s) in ("DEAL_OVER", "MATCH_OVER")
+
+
+def test_d17_a_misplay_called_uno_costs_two_not_four(table):
+    # The card stays in the hand: nothing was played for the call to go with.
+    s = table.build(top="R4", hands={0: "B5 G1 Y1", 1: "Y7 Y8"}, stock="B1 B2 B3 …", options=U16)
+    assert "B5 UNO" in table.legal(s, 0)
+    s = table.ok(s, table.play(0, "B5", uno=True))
+    assert len(table.rule_events("MISPLAYED")) == 1
+    assert table.rule_events("FALSE_CALL") == []
+    assert table.hand(s, 0) == table.bag("B5 G1 Y1 B1 B2")
+    assert table.turn(s) == (0, "PLAY")  # his turn goes on (B33)
+
+
+def test_d17_without_u16_a_play_called_uno_out_of_place_is_refused(table):
+    s = table.build(top="R4", hands={0: "R5 G1 Y1", 1: "Y7 Y8"})
+    assert "R5 UNO" not in table.legal(s, 0)
+    assert table.reason(s, table.play(0, "R5", uno=True)) == "UNO_CALL_NOT_DUE"

@@ -285,4 +285,4 @@ def test_the_deck_values_and_the_first_card_under_mattel_plus_ten(table):
 
 
 def test_game_metadata():
-    assert GAME.name == "uno" and GAME.rules_version == 5
+    assert GAME.name == "uno" and GAME.rules_version == 6

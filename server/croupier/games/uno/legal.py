@@ -102,7 +102,7 @@ def _turn_moves(
         legal = sorted(playable.intersection(hand))
         if rules.strict_wd4 and WILD_DRAW_FOUR in playable:
             legal = [c for c in legal if _wd4_fits(c, hand, colour, rules)]
-        _plays(state, seat, rules, sorted(set(hand)) if misplay else legal, False, out)
+        _plays(state, seat, rules, sorted(set(hand)) if misplay else legal, False, misplay, out)
         if rules.voluntary_draw or not legal:
             out.append(_encoded(seat, "draw"))
         return
@@ -110,7 +110,7 @@ def _turn_moves(
         drawn = deal.drawn_card
         fits = drawn in rules.playable_on(top, colour) and _wd4_fits(drawn, hand, colour, rules)
         cards = sorted(set(hand)) if misplay else [drawn] if fits else []
-        _plays(state, seat, rules, cards, False, out)
+        _plays(state, seat, rules, cards, False, misplay, out)
         must = rules.play_drawn == pb.UNO_PLAY_DRAWN_MUST
         if not (fits and must and wd4_condition_met(drawn, hand, colour)):
             out.append(_encoded(seat, "pass"))
@@ -119,7 +119,7 @@ def _turn_moves(
         final = _round_decided(state, rules)
         answers = set() if final else rules.answers(deal.pending_kind, top, colour)
         legal = [c for c in cards if c in answers and _wd4_fits(c, hand, colour, rules)]
-        _plays(state, seat, rules, cards if misplay else legal, False, out)
+        _plays(state, seat, rules, cards if misplay else legal, False, misplay, out)
         out.append(_encoded(seat, "accept"))
         if deal.challengeable and rules.challenge:
             out.append(_encoded(seat, "challenge"))
@@ -146,7 +146,7 @@ def _jump_ins(
     is a misplay)."""
     deal = state.uno
     if misplay and rules.jump_in:
-        _plays(state, seat, rules, sorted(set(deal.hands[seat].cards)), True, out)
+        _plays(state, seat, rules, sorted(set(deal.hands[seat].cards)), True, misplay, out)
         return
     if not (rules.jump_in and deal.jump_in_open and deal.HasField("top_player")):
         return
@@ -156,7 +156,7 @@ def _jump_ins(
     cards = sorted(set(deal.hands[seat].cards))
     if not misplay:
         cards = [c for c in cards if identical(c, top)]
-    _plays(state, seat, rules, cards, True, out)
+    _plays(state, seat, rules, cards, True, misplay, out)
 
 
 def _side_moves(
@@ -189,14 +189,17 @@ def _plays(
     rules: Rules,
     cards: Iterable[int],
     jump: bool,
+    misplay: bool,
     out: list[bytes],
 ) -> None:
-    """Every well-formed play of each card, with each choice it may carry."""
+    """Every well-formed play of each card, with each choice it may carry;
+    with "UNO!" for the second-to-last card, or (`misplay`, U16) for every
+    card: a false call the rules penalise (D17)."""
     deal = state.uno
     size = len(deal.hands[seat].cards)
-    two = size == 2
+    calls = size == 2 or misplay
     labelled = rules.h2o and h2o_label_due(rules, size, deal.stages[seat] if deal.stages else 1)
-    table_key = (seat, two, rules.rotation, jump, labelled)
+    table_key = (seat, calls, rules.rotation, jump, labelled)
     plain = _PLAIN.get(table_key)
     if plain is None:
         plain = _PLAIN[table_key] = {}
@@ -205,35 +208,36 @@ def _plays(
         if exchanges:
             number = NUMBER_OF[card]
             if (number == 7 and rules.seven_zero) or (number == 5 and rules.swap_five):
-                for key in _play_keys(state, seat, rules, card):
+                for key in _play_keys(state, seat, rules, card, calls):
                     out.append(_encoded_play(seat, jump, key))
                 continue
         plays = plain.get(card)
         if plays is None:
-            plays = plain[card] = _plain_plays(seat, card, two, labelled, rules.rotation, jump)
+            plays = plain[card] = _plain_plays(seat, card, calls, labelled, rules.rotation, jump)
         out += plays
 
 
 def _plain_plays(
-    seat: int, card: int, two: bool, labelled: bool, rotation: bool, jump: bool
+    seat: int, card: int, calls: bool, labelled: bool, rotation: bool, jump: bool
 ) -> list[bytes]:
     """The plays of a card without an exchange: each colour a black card may
-    name (none under H9), without and (second-to-last card) with "UNO!",
-    without and (H15, the card that wins the round) with each H2O label."""
+    name (none under H9), without and (`calls`: the second-to-last card, or
+    U16) with "UNO!", without and (H15, the card that wins the round) with
+    each H2O label."""
     colours: Iterable[int] = (0,)
     if KIND_OF[card] >= Kind.WILD and not rotation:
         colours = COLOURS
-    calls = (False, True) if two else (False,)
+    uno_calls = (False, True) if calls else (False,)
     labels = H2O_LABELS if labelled else (0,)
     return [
         play_move(seat, card, colour, uno, h2o_label=label, jump=jump).SerializeToString()
         for colour in colours
         for label in labels
-        for uno in calls
+        for uno in uno_calls
     ]
 
 
-# (seat, second-to-last card?, H9?, jump-in?, H15 label due?) -> card -> its serialized plays
+# (seat, "UNO!" listed?, H9?, jump-in?, H15 label due?) -> card -> its serialized plays
 _PLAIN: dict[tuple[int, bool, bool, bool, bool], dict[int, list[bytes]]] = {}
 # H15's labels in listing order, none first (UnoH2oLabel).
 H2O_LABELS = (
@@ -243,15 +247,18 @@ H2O_LABELS = (
 )
 
 
-def _play_keys(state: game_pb2.GameState, seat: int, rules: Rules, card: int) -> list[PlayKey]:
-    """The choices a play of `card` may carry here (moves._check_choices)."""
+def _play_keys(
+    state: game_pb2.GameState, seat: int, rules: Rules, card: int, with_calls: bool
+) -> list[PlayKey]:
+    """The choices a play of `card` may carry here (moves._check_choices);
+    "UNO!" too when `with_calls` (_plays)."""
     deal = state.uno
     hand = deal.hands[seat].cards
     size = len(hand)
     colours: Iterable[int] = (0,)
     if KIND_OF[card] >= Kind.WILD and not rules.rotation:
         colours = COLOURS
-    calls = (False, True) if size == 2 else (False,)
+    calls = (False, True) if with_calls else (False,)
     stage = deal.stages[seat] if deal.stages else 1
     labels = H2O_LABELS if h2o_label_due(rules, size, stage) else (0,)
     swaps: list[tuple[int, int]] = [(-1, 0)]

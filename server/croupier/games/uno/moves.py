@@ -25,6 +25,7 @@ from croupier.v1 import game_pb2
 from croupier.v1 import uno_pb2 as pb
 
 Why = pb.UnoRejectionReason
+IN_PROGRESS = game_pb2.MATCH_PHASE_DEAL_IN_PROGRESS
 Action = pb.UnoMove
 MISPLAY_PENALTY = 2  # H17: any wrong card or false shout costs 2 cards
 
@@ -101,13 +102,14 @@ def _seat_of(table: Table, seat: int, path: str) -> None:
                                  f"{len(table.state.seats)})")  # fmt: skip
 
 
-def _check_choices(table: Table, seat: int, play: pb.UnoMove.Play) -> None:
+def _check_choices(table: Table, seat: int, play: pb.UnoMove.Play) -> bool:
     """The choices a play carries fit the position (never a misplay: a wrong
     choice is refused, RULES.md Moves): a black card names a colour except
-    under H9; "UNO!" only with the second-to-last card (R8); a 7 names the
-    seat to swap hands with under H3 unless it ends its player's round for
-    good (C-UNO-9); a 5 may offer an exchange under H6 unless it is the last
-    card."""
+    under H9; "UNO!" only with the second-to-last card (R8) — under U16 a
+    call with another card is a false call (H17, D17): True, and the play
+    goes on; a 7 names the seat to swap hands with under H3 unless it ends
+    its player's round for good (C-UNO-9); a 5 may offer an exchange under
+    H6 unless it is the last card."""
     rules, deal = table.rules, table.deal
     card = play.card
     kind = KIND_OF[card]
@@ -125,12 +127,9 @@ def _check_choices(table: Table, seat: int, play: pb.UnoMove.Play) -> None:
                 f"{card_text(card)} names the colour to follow",
                 "R6",
             )
-    if play.uno and len(hand) != 2:
-        raise IllegalMove(
-            Why.UNO_REJECTION_REASON_UNO_CALL_NOT_DUE,
-            '"UNO!" is called with the second-to-last card',
-            "R8",
-        )
+    false_call = play.uno and len(hand) != 2
+    if false_call and not rules.misplay:
+        raise _call_not_due()
     if play.h2o_label:
         stage = deal.stages[seat] if rules.seven_rounds else 1
         if not h2o_label_due(rules, len(hand), stage):
@@ -176,6 +175,15 @@ def _check_choices(table: Table, seat: int, play: pb.UnoMove.Play) -> None:
                 "the exchange is with another player still in the round",
                 "H3" if number == 7 else "H6",
             )
+    return false_call
+
+
+def _false_call_with_play(table: Table, seat: int) -> None:
+    """U16/H17, D17: a play or jump-in called "UNO!" with another card than the
+    second-to-last costs 2 once the card has acted, unless it emptied the hand
+    (the round won, or the seat finished under H12: the shout is moot)."""
+    if table.hand(seat) and table.state.match.phase == IN_PROGRESS:
+        _false_call(table, seat, _call_not_due())
 
 
 def _wd4_allowed(table: Table, seat: int, card: int) -> None:
@@ -229,7 +237,7 @@ def _play(table: Table, seat: int, m: Action) -> None:
             "U1a",
         )
     _hold(table, seat, card)
-    _check_choices(table, seat, play)
+    false_call = _check_choices(table, seat, play)
     try:
         if deal.phase == RESPOND:
             _check_answer(table, seat, card)
@@ -244,9 +252,11 @@ def _play(table: Table, seat: int, m: Action) -> None:
                 raise _not_matching(table, card)
             _wd4_allowed(table, seat, card)
     except IllegalMove as illegal:
-        _misplay(table, seat, illegal)
+        _misplay(table, seat, illegal)  # the card stays: its call is moot (D17)
         return
     play_card(table, seat, play, pending_of(table))
+    if false_call:
+        _false_call_with_play(table, seat)
 
 
 def _check_answer(table: Table, seat: int, card: int) -> None:
@@ -302,7 +312,7 @@ def _jump_in(table: Table, seat: int, m: Action) -> None:
     if closed is not None and not rules.misplay:
         raise closed
     _hold(table, seat, card, "H1")
-    _check_choices(table, seat, play)
+    false_call = _check_choices(table, seat, play)
     if closed is not None:
         _misplay(table, seat, closed)  # U16: the window does not admit it (H17)
         return
@@ -315,6 +325,8 @@ def _jump_in(table: Table, seat: int, m: Action) -> None:
         _misplay(table, seat, illegal)
         return
     play_card(table, seat, play, pending_of(table), jump=True)
+    if false_call:
+        _false_call_with_play(table, seat)
 
 
 def _draw(table: Table, seat: int, m: Action) -> None:
@@ -494,12 +506,14 @@ def _call_uno(table: Table, seat: int, m: Action) -> None:
             "U10",
         )
     else:
-        illegal = IllegalMove(
-            Why.UNO_REJECTION_REASON_UNO_CALL_NOT_DUE,
-            '"UNO!" is called with the second-to-last card',
-            "R8",
-        )
+        illegal = _call_not_due()
     _false_call(table, seat, illegal)
+
+
+def _call_not_due() -> IllegalMove:
+    return IllegalMove(
+        Why.UNO_REJECTION_REASON_UNO_CALL_NOT_DUE, '"UNO!" is called with the second-to-last card', "R8"
+    )
 
 
 def _false_call(table: Table, seat: int, illegal: IllegalMove) -> None:
