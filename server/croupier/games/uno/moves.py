@@ -512,7 +512,9 @@ def _call_uno(table: Table, seat: int, m: Action) -> None:
 
 def _call_not_due() -> IllegalMove:
     return IllegalMove(
-        Why.UNO_REJECTION_REASON_UNO_CALL_NOT_DUE, '"UNO!" is called with the second-to-last card', "R8"
+        Why.UNO_REJECTION_REASON_UNO_CALL_NOT_DUE,
+        '"UNO!" is called with the second-to-last card',
+        "R8",
     )
 
 
