@@ -345,8 +345,8 @@ def test_c_s40_1_v12_v6b_a_kept_card_and_its_copy_both_laid_off_close(table):
 
 
 def test_c_s40_1_v12_a_taken_card_and_its_copy_both_laid_off_close(table):
-    """V12: the same with the 7♦ taken to be placed (R-S40-11): one copy placed,
-    the other may not be discarded (D1), both laid off close."""
+    """V12: the same with the 7♦ taken to be placed (R-S40-11): one copy placed
+    meets the duty, and laying off the other (the seat's own, D1) closes."""
     s = table.build(**SEVEN_DIAMONDS, options={"close_without_discard": True})
     s = table.ok(s, table.take(0))
     s = table.ok(s, table.lay(s, 0, "7♦", 2, "low"))
@@ -557,3 +557,42 @@ def test_hand_values_when_the_deal_is_scored(table, options, hand, points):
     s = table.build(hands={0: "Q♣", 1: hand}, melds=[MINE, (1, "[9♥ 10♥ J♥]")], options=options)
     s = table.ok(s, table.discard(s, 0, "Q♣"))
     assert table.deal_points(s)[:2] == [0, points]
+
+
+# D1 (rules version 7): "the card taken from the discard pile this turn (it
+# must be on the table)". Copies are alike (R-S40-01): once a copy is on the
+# table the duty is met, and a copy still held is the seat's own.
+
+
+def test_d1_a_copy_still_held_once_the_taken_card_is_placed_may_be_discarded(table):
+    s = table.build(hands={0: "6♥ JK"}, melds=[(0, "[2♠ 3♠ 4♠]"), (1, "[7♥ 8♥ 9♥]")],
+                    phase="DRAW", top="6♥")  # fmt: skip
+    s = table.ok(s, table.take(0))
+    assert table.reason(s, table.discard(s, 0, "6♥")) == "DISCARD_OF_TAKEN_CARD"  # not placed yet
+    s = table.ok(s, table.lay(s, 0, "6♥", 2, "low"))
+    assert [m for m in table.legal(s) if m.startswith("DISCARD")] == ["DISCARD 6H"]
+    assert table.reason(s, table.discard(s, 0, "JK")) == "DISCARD_JOKER"  # D5, not lifted
+    s = table.ok(s, table.discard(s, 0, "6♥"))
+    assert table.hand(s, 0) == table.bag("JK")
+
+
+def test_d1_v6_an_opening_with_the_taken_card_may_close_on_its_copy(table):
+    # V6: the unopened seat takes the 5♥ for its opening, melds one 5♥ and
+    # closes in hand (R-S40-72) by discarding its own 5♥.
+    s = table.build(hands={0: "5♣ 5♦ 5♥ 7♠ 8♠ 9♠"}, melds=[(1, "[9♥ 10♥ J♥]")], phase="DRAW",
+                    top="5♥", options={"discard_pickup_for_opening": True})  # fmt: skip
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.open(s, 0, "[5♣ 5♦ 5♥]", "[7♠ 8♠ 9♠]"))
+    s = table.ok(s, table.discard(s, 0, "5♥"))
+    assert table.match_phase(s) == "DEAL_OVER" and table.deal_points(s)[0] == 0
+
+
+def test_d1_c_s40_8_a_taken_joker_placed_leaves_the_other_joker_free(table):
+    # C-S40-8: the duty of a taken joker is met by placing any joker; V24 ANY
+    # lets the other go to the pile.
+    s = table.build(hands={0: "JK 2♦ 9♣"}, melds=[(0, "[K♣ K♦ K♥ K♠]"), (1, "[8♥ 9♥ 10♥]")],
+                    phase="DRAW", top="JK",
+                    options={"upcard_joker_redraw": False, "joker_discard": "ANY"})  # fmt: skip
+    s = table.ok(s, table.take(0))
+    s = table.ok(s, table.lay(s, 0, "JK", 2, "high"))
+    assert table.reason(s, table.discard(s, 0, "JK")) == "ACCEPTED"

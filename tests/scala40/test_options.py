@@ -251,4 +251,4 @@ def test_v24_joker_discard_modes(table):
 
 
 def test_the_game_describes_itself():
-    assert GAME.name == "scala40" and GAME.rules_version == 6
+    assert GAME.name == "scala40" and GAME.rules_version == 7

@@ -116,11 +116,12 @@ class Turn:
 
     hand: tuple[int, ...]  # sorted
     table: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
-    taken: int  # the card taken from the pile this turn (0: none); never discarded (D1)
+    taken: int  # the card taken from the pile this turn (0: none); not discarded (D1, C-S40-2)
     owed: bool  # the taken card must still reach the table
     taken_copies: int  # owed while the hand holds at least this many copies
     jokers_owed: int
     first_turn: bool  # turns_started == 1 (R-S40-71)
+    kept: bool = False  # the taken card was kept in the hand (V6b, V11): never discarded (C-S40-2)
 
     def copies(self, value: int, hand: tuple[int, ...] | None = None) -> int:
         """Copies of `value` in the hand (jokers are alike, C-S40-8)."""
@@ -141,6 +142,7 @@ def turn_of(session: Session, seat: int) -> Turn:
         s.taken_copies,
         s.jokers_owed,
         s.turns_started[seat] == 1,
+        bool(s.taken_card) and not s.taken_must_be_placed,
     )
 
 
@@ -431,6 +433,7 @@ def _replace(turn: Turn, hand: tuple[int, ...], table: dict) -> Turn:
         turn.taken_copies,
         max(0, turn.jokers_owed - max(0, placed_jokers)),
         turn.first_turn,
+        turn.kept,
     )
 
 
@@ -438,10 +441,12 @@ def _replace(turn: Turn, hand: tuple[int, ...], table: dict) -> Turn:
 
 
 def discard_remains(turn: Turn, rules: Rules) -> bool:
-    """With nothing owed: a card other than the taken one (D1, C-S40-2) is
-    left to discard (the fallback A-S40-08 lifts D2-D5), and in a first turn
-    one more card so that the discard does not close (R-S40-71, V8)."""
-    free = [v for v in turn.hand if not (turn.taken and _same(v, turn.taken))]
+    """With nothing owed: a card is left to discard — any but a copy of a card
+    kept this turn (C-S40-2; a taken card is on the table by now, and a copy
+    still held is the seat's own, D1) — (the fallback A-S40-08 lifts D2-D5),
+    and in a first turn one more card so that the discard does not close
+    (R-S40-71, V8)."""
+    free = [v for v in turn.hand if not (turn.kept and _same(v, turn.taken))]
     if not free:
         return False
     return not turn.first_turn or rules.close_on_first_turn or len(turn.hand) >= 2
@@ -462,9 +467,9 @@ def completable(turn: Turn, rules: Rules, depth: int = 4) -> bool:
     if not turn.owed and turn.jokers_owed == 0:
         if discard_remains(turn, rules):
             return True
-        if any(not (turn.taken and _same(v, turn.taken)) for v in turn.hand):
+        if any(not (turn.kept and _same(v, turn.taken)) for v in turn.hand):
             return False  # a first turn down to one card (R-S40-71)
-        # Only copies of the taken card held (D1, C-S40-2): lay-offs and swaps
+        # Only copies of the kept card held (C-S40-2): lay-offs and swaps
         # may still end the turn (a joker to discard, or V12's close).
         moves = {m for m in base_moves(turn, rules, with_melds=False) if m[0] in ("lay", "swap")}
     else:
@@ -477,14 +482,10 @@ def completable(turn: Turn, rules: Rules, depth: int = 4) -> bool:
             continue
         t2, retrieved = nxt
         if retrieved and rules.swap_must_use:
-            t2 = Turn(*[*vars_of(t2)[:5], t2.jokers_owed + 1, t2.first_turn])
+            t2 = replace(t2, jokers_owed=t2.jokers_owed + 1)
         if completable(t2, rules, depth - 1):
             return True
     return False
-
-
-def vars_of(t: Turn) -> list:
-    return [t.hand, t.table, t.taken, t.owed, t.taken_copies, t.jokers_owed, t.first_turn]
 
 
 def _relevant(turn: Turn, rules: Rules) -> set[Key]:
@@ -556,7 +557,7 @@ def model_moves(turn: Turn, rules: Rules, must_close: bool) -> set[Key]:
             continue
         t2, retrieved = nxt
         if retrieved and rules.swap_must_use:
-            t2 = Turn(*[*vars_of(t2)[:5], t2.jokers_owed + 1, t2.first_turn])
+            t2 = replace(t2, jokers_owed=t2.jokers_owed + 1)
         if completable(t2, rules):
             legal.add(move)
     return legal

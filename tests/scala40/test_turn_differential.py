@@ -397,12 +397,13 @@ def copies(hand: Iterable[int], k: int) -> int:
 
 
 def leftover_ok(hand: Counter[int], used: Counter[int], gained: int, t: int, o: Opts) -> bool:
-    """C-S40-1 with nothing owed any more: a discard remains that is no copy of the
-    taken card (D1; the fallback A-S40-08 lifts D2–D5), or V12 closes on the table."""
+    """C-S40-1 with the taken card placed: a discard remains — any card, a copy of
+    the taken one too, which is the seat's own once a copy is on the table (D1,
+    R-S40-01; the fallback A-S40-08 lifts D2–D5) — or V12 closes on the table."""
     left = hand - used
     if gained:
         left[JK] += gained
-    if any(k != t and n > 0 for k, n in left.items()):
+    if any(n > 0 for n in left.values()):
         return True
     return o.close_no_discard and sum(left.values()) == 0
 
@@ -600,9 +601,9 @@ def _chain(
 def opening_with(hand: list[int], t: int, o: Opts, first_turn_ban: bool) -> bool:
     """V6 with C-S40-1: after taking `t` an unopened seat can lay an opening
     (R-S40-40) whose NEW melds hold a copy of it, worth 40, leaving a discard
-    that is no copy of it (two cards in a first turn, R-S40-71 / C-S40-3) — or,
-    closing in hand (R-S40-41, A-S40-05; not with V21, not in a first turn
-    unless V8), any value leaving exactly one such card (or none under V12)."""
+    (two cards in a first turn, R-S40-71 / C-S40-3; a copy of it will do, D1) —
+    or, closing in hand (R-S40-41, A-S40-05; not with V21, not in a first turn
+    unless V8), any value leaving exactly one card (or none under V12)."""
     counts = Counter(key(c) for c in hand)
     tk = key(t)
     if not any(used[tk] for used, _, _ in candidate_melds(counts, o)):
@@ -612,12 +613,11 @@ def opening_with(hand: list[int], t: int, o: Opts, first_turn_ban: bool) -> bool
         if not any(k == tk for layout in layouts for k, _ in layout):
             return False
         size = sum(left.values())
-        non_copy = any(k != tk and n > 0 for k, n in left.items())
-        if size >= (2 if first_turn_ban else 1) and non_copy and value >= 40:
+        if size >= (2 if first_turn_ban else 1) and value >= 40:
             return True
         if first_turn_ban or (o.in_hand_40 and value < 40):
             return False
-        return (size == 1 and non_copy) or (size == 0 and o.close_no_discard)
+        return size == 1 or (size == 0 and o.close_no_discard)
 
     def prune(bound: int, dead: int, value: int) -> bool:
         return bound < 40 and (dead > 1 or first_turn_ban or o.in_hand_40)
@@ -766,7 +766,8 @@ def legal_discards(
 
     * nothing while a duty is unmet (R-S40-11 taken card, V19/V16 joker; §1.4);
     * never a close in the seat's first turn (R-S40-71, V8);
-    * D1 / C-S40-2: no copy of the card taken this turn;
+    * D1: the taken card is on the table by now (a copy held is the seat's own);
+      C-S40-2: no copy of a card kept this turn;
     * D2 unopened + playable (V10a); D3 opened, not closing, playable (V10b, counting
       seats still in the match, A-S40-21); D4 closing + playable (V10c);
       D5 jokers (V24);
@@ -776,7 +777,7 @@ def legal_discards(
     closing = len(hand) == 1
     if closing and turn.first and not o.first_turn_close:
         return set()
-    cands = {c for c in hand if turn.taken is None or key(c) != turn.taken}
+    cands = {c for c in hand if turn.taken is None or turn.taken_owed or key(c) != turn.taken}
     d3 = o.ban_opened == "ALWAYS" or (o.ban_opened == "IF_MORE_THAN_2_PLAYERS" and active > 2)
 
     def allowed(c: int) -> bool:

@@ -80,7 +80,7 @@ def _discard_left(pos: Position) -> IllegalMove | None:
             "a card must stay in the hand after the discard in the first turn",
             "R-S40-71",
         )
-    if not any(not pos.taken_class(v) for v in pos.hand) and not _clears(pos, set()):
+    if all(pos.kept(v) for v in pos.hand) and not _clears(pos, set()):
         return IllegalMove(
             Why.SCALA40_REJECTION_REASON_TURN_COULD_NOT_BE_COMPLETED,
             "no card but the one taken this turn would be left to discard",
@@ -115,7 +115,7 @@ def _clears(pos: Position, seen: set[tuple]) -> bool:  # type: ignore[type-arg]
                 return True
         elif after.first_turn and len(after.hand) < 2:
             continue
-        elif any(not after.taken_class(v) for v in after.hand) or _clears(after, seen):
+        elif not all(after.kept(v) for v in after.hand) or _clears(after, seen):
             return True
     return False
 
@@ -269,7 +269,7 @@ def opening_for(pos: Position):  # type: ignore[no-untyped-def]
     keep = 2 if pos.first_turn else 1
 
     def rest_ok(rest: list[int]) -> bool:
-        return len(rest) >= keep and any(not pos.taken_class(v) for v in rest)
+        return len(rest) >= keep and not all(pos.kept(v) for v in rest)
 
     best = best_opening(
         pos.hand,
@@ -287,7 +287,7 @@ def opening_for(pos: Position):  # type: ignore[no-untyped-def]
     for left in (1, 0) if rules.close_without_discard else (1,):
 
         def closing_rest(rest: list[int], left: int = left) -> bool:
-            return len(rest) == left and all(not pos.taken_class(v) for v in rest)
+            return len(rest) == left and not any(pos.kept(v) for v in rest)
 
         closing = best_opening(
             pos.hand,

@@ -89,6 +89,13 @@ def _ban(pos: Position, value: int, fits: tuple[set[int], bool], closing: bool):
 
 def discard_refusal(pos: Position, value: int) -> IllegalMove | None:
     """Why `value` may not be discarded now (None: it may). The card is held."""
+    if pos.taken_pending and pos.taken_class(value):
+        return IllegalMove(
+            Why.SCALA40_REJECTION_REASON_DISCARD_OF_TAKEN_CARD,
+            f"the {card_text(pos.taken)} taken from the discard pile goes to the table, "
+            "not back to the pile",
+            "D1",
+        )
     if pos.taken_pending:
         return IllegalMove(
             Why.SCALA40_REJECTION_REASON_TAKEN_CARD_NOT_PLACED,
@@ -104,13 +111,7 @@ def discard_refusal(pos: Position, value: int) -> IllegalMove | None:
             "the swapped joker must go to the table first",
             "R-S40-51" if pos.opened else "R-S40-52",
         )
-    if pos.taken_class(value):
-        if pos.taken_owed:
-            return IllegalMove(
-                Why.SCALA40_REJECTION_REASON_DISCARD_OF_TAKEN_CARD,
-                f"the {card_text(pos.taken)} taken from the discard pile is not discarded",
-                "D1",
-            )
+    if pos.kept(value):
         return IllegalMove(
             Why.SCALA40_REJECTION_REASON_DISCARD_OF_KEPT_CARD,
             f"the {card_text(pos.taken)} kept from the discard pile is not discarded this turn",
@@ -128,7 +129,7 @@ def discard_refusal(pos: Position, value: int) -> IllegalMove | None:
     if ban is None:
         return None
     # A-S40-08: with no legal discard at all, D2–D5 are lifted.
-    others = [v for v in set(pos.hand) if not pos.taken_class(v)]
+    others = [v for v in set(pos.hand) if not pos.kept(v)]
     if all(_ban(pos, v, fits, closing) is not None for v in others):
         return None
     return IllegalMove(*ban)
@@ -140,6 +141,6 @@ def legal_discards(pos: Position) -> list[int]:
         return []
     fits = playable(pos)
     closing = len(pos.hand) == 1
-    candidates = sorted(v for v in set(pos.hand) if not pos.taken_class(v))
+    candidates = sorted(v for v in set(pos.hand) if not pos.kept(v))
     free = [v for v in candidates if _ban(pos, v, fits, closing) is None]
     return free or candidates

@@ -33,7 +33,7 @@ class Scala40:
         "and swap jokers; close by discarding your last card. Penalties add up; 151 is out."
     )
     # Bump on any change of behaviour, and say why in RULES.md's history.
-    rules_version = 6
+    rules_version = 7
     min_seats = 2
     max_seats = 6
     catalogue = options.CATALOGUE

@@ -221,7 +221,7 @@ def _finder_openings(pos: Position) -> list[tuple[MeldKey, ...]]:
     require_jokers = pos.jokers_owed
 
     def rest_ok(rest: list[int]) -> bool:
-        return any(not pos.taken_class(v) for v in rest)
+        return not all(pos.kept(v) for v in rest)
 
     found = []
     best = best_opening(
@@ -250,7 +250,7 @@ def _leaves(pos: Position, left: int) -> Callable[[list[int]], bool]:
     """A closing opening leaves `left` cards, none the one taken this turn."""
 
     def ok(rest: list[int]) -> bool:
-        return len(rest) == left and not any(pos.taken_class(v) for v in rest)
+        return len(rest) == left and not any(pos.kept(v) for v in rest)
 
     return ok
 

@@ -146,6 +146,18 @@ class Position:
             return False
         return is_joker(value) if is_joker(self.taken) else value == self.taken
 
+    def kept(self, value: int) -> bool:
+        """`value` counts as the card kept from the discard pile this turn (V6b,
+        V11), which is not discarded this turn (C-S40-2). A card that must go
+        to the table is held back only until a copy of it is there (D1): the
+        copies still held are then the seat's own (R-S40-01)."""
+        return not self.taken_owed and self.taken_class(value)
+
+    def held_back(self, value: int) -> bool:
+        """`value` may not be the discard as the card taken this turn (D1 while
+        it is owed to the table, C-S40-2 when it is kept)."""
+        return self.kept(value) or (self.taken_pending and self.taken_class(value))
+
     def copies_of_taken(self) -> int:
         return sum(1 for v in self.hand if self.taken_class(v))
 
@@ -265,7 +277,7 @@ class Position:
                 "nobody closes in his first turn, so the opening needs 40",
                 "R-S40-71",
             )
-        if left == 1 and self.taken_class(self.hand[0]):
+        if left == 1 and self.held_back(self.hand[0]):
             raise IllegalMove(
                 Why.SCALA40_REJECTION_REASON_OPENING_BELOW_40,
                 below + f" (the {card_text(self.hand[0])} left may not be discarded)",
