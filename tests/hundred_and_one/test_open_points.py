@@ -330,6 +330,23 @@ def test_A38_a_chain_of_covers_that_only_recycles_its_eights_ends(table):
     assert table.legal(s, 1) == table.plays_of(table.hand_list(s, 1), "8♦", "♦")
 
 
+def test_A38_a_chain_that_a_second_turn_over_would_finish_lapses_too(table):
+    # The price of the bound (RULES.md A38): §0.5 would turn 8♣ 8♠ over again
+    # and give P0 the 8♣ to play and cover with K♣; the chain has restocked
+    # once, so the draw finds nothing and the duty lapses, K♣ 10♣ kept.
+    s = table.build("hd", 2, discard="8♠ K♣ 10♣", hands={0: "8♣ J♦"}, stock="")
+    s = table.ok(table.ok(s, table.play(0, "8♣")), table.draw(0))
+    assert table.hand(s, 0) == table.bag("J♦ 8♠")
+    for move in (table.play(0, "8♠"), table.draw(0), table.draw(0)):
+        s = table.ok(s, move)
+    assert table.hand(s, 0) == table.bag("J♦ K♣ 10♣")
+    assert turn(table, s) == (0, "COVER") and table.stock(s) == []
+    s = table.ok(s, table.draw(0))
+    assert rule_events(table) == ["COVER_LAPSED"]
+    assert table.hand(s, 0) == table.bag("J♦ K♣ 10♣")
+    assert table.discard(s) == ["8♣", "8♠"] and turn(table, s) == (1, "PLAY")
+
+
 def test_A38_a_seat_holding_a_card_that_does_not_cover_keeps_it_when_the_chain_lapses(table):
     # As above without the forbidden set: P0 holds J♥, which does not cover
     # 8♣ (active ♣), so the duty is his own 8 with a card left (C6).
