@@ -33,7 +33,7 @@ def test_list_games_describes_every_option_and_preset(name) -> None:
     assert all(o.description and o.rule_reference.startswith("RULES.md ") for o in game.options)
     assert {p.name: (p.min_seats, p.max_seats) for p in game.presets} == PRESETS[name]
     assert game.default_preset == "seed"
-    assert game.rules_version == 3
+    assert game.rules_version == 4
     assert game.display_name and game.description
 
 
