@@ -291,3 +291,21 @@ def test_c_uno_8_the_last_slapper_draws_while_the_wild_draw_four_may_be_challeng
     s = table.ok(s, "P1 CHALLENGE")
     assert table.discard(s) == ["R9"] and table.colour(s) == "R"
     assert table.hand(s, 0) == table.bag("W+4 R2")
+
+
+def test_c_uno_8_an_h13_refill_keeps_the_card_under_a_last_wild_draw_four(table):
+    # H13: P0 at stage 3 sheds his last card, a W+4, with the stock empty; his
+    # refill of 2 restocks, and the R2 under the W+4 stays out of it, so that
+    # a guilty challenge could restore it. It was shuffled in: the answer was
+    # a state the engine itself refused (challengeable without the card under).
+    opts = {"seven_rounds": True}
+    hands = {0: "W+4", 1: "Y1 Y2", 2: "B1 B2"}
+    s = table.build(discard="G5 B7 R2", hands=hands, stock="", stages=[3, 7, 7, 7], options=opts)
+    s = table.ok(s, table.play(0, "W+4", "G"))
+    api.check_state(s)
+    assert table.discard(s) == ["R2", "W+4"]
+    assert table.hand(s, 0) == table.bag("G5 B7")
+    assert s.uno.challengeable and table.turn(s) == (1, "RESPOND")
+    s = table.ok(s, "P1 CHALLENGE")  # innocent (his last card): P1 draws what there is
+    api.check_state(s)
+    assert not s.uno.challengeable and table.discard(s) == ["W+4"]  # R2 now restocked

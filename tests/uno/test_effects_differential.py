@@ -438,8 +438,11 @@ def play_card(
         t.colour_before = colour_before
     if not hand:
         if o.h13 and m.stages[p] > 1:
-            # H13: the hand is refilled with k - 1 cards, then the card acts.
+            # H13: the hand is refilled with k - 1 cards, then the card acts;
+            # a restock keeps the card under a W+4 that can be challenged (C-UNO-8).
+            m.challengeable = kind == K.WILD_DRAW_FOUR and o.u5
             draw(m, p, m.stages[p] - 1)
+            m.challengeable = False
             m.stages[p] -= 1
             m.drawn = 0
         elif o.h12 and len(in_round(m)) > 2:

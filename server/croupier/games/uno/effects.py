@@ -90,8 +90,12 @@ def play_card(
     for_good = False
     if not hand:
         if rules.seven_rounds and deal.stages[seat] > 1:
+            # C-UNO-8: a restock during the refill keeps the card under a Wild
+            # Draw Four that can still be challenged (turn_effect marks it so).
+            deal.challengeable = kind == Kind.WILD_DRAW_FOUR and rules.challenge
             # H3's exchange takes the refilled hand away at once (C-UNO-9).
             refill(table, seat, shown=not (rules.seven_zero and NUMBER_OF[card] in (0, 7)))
+            deal.challengeable = False
         elif rules.play_to_last:
             for_good = True
             deal.finished.append(seat)
