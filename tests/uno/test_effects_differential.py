@@ -33,6 +33,7 @@ from typing import Any
 
 import pytest
 
+from croupier.engine import api
 from croupier.engine import uno_cards as uc
 from croupier.engine.session import Session
 from croupier.v1 import game_pb2
@@ -988,6 +989,7 @@ def run_table(
                 s.apply(wrong)
             problems = compare(model, snapshot(s.state))
             assert not problems, (preset, options, seed, number, "misplay", seat, problems)
+            api.check_state(s.state)  # every answer is a state the engine takes back
             compared += 1
             continue
         action = choice.move.uno.WhichOneof("action")
@@ -1015,6 +1017,7 @@ def run_table(
         s.play(choice)
         problems = compare(model, snapshot(s.state))
         assert not problems, (preset, options, seed, number, choice.notation, seat, problems)
+        api.check_state(s.state)  # every answer is a state the engine takes back
         compared += 1
     return compared, deals
 
@@ -1236,6 +1239,23 @@ def test_a_last_house_card_agrees_with_the_model(
         assert compared > 10
 
 
+def last_wild_draw_four_on_an_empty_stock(state: game_pb2.GameState) -> None:
+    """H13: the seat to act holds only a Wild Draw Four at stage 3 and the
+    stock is empty (ten of its cards under the top card, the rest and the
+    seat's others to the next seat), so the refill its play brings restocks
+    under the Wild Draw Four, which can still be challenged (C-UNO-8)."""
+    u, seat = state.uno, state.current_seat
+    u.stages[:] = [3] * len(state.seats)
+    home = next(c for c in [u.stock, *(h.cards for h in u.hands)] if uc.WILD_DRAW_FOUR in c)
+    home.remove(uc.WILD_DRAW_FOUR)
+    rest = [*u.hands[seat].cards, *u.stock]
+    del u.hands[seat].cards[:]
+    del u.stock[:]
+    u.hands[seat].cards.append(uc.WILD_DRAW_FOUR)
+    u.discard[:0] = [c for c in rest[:10] if not uc.is_black(c)]
+    u.hands[(seat + 1) % len(state.seats)].cards.extend(rest[10:] + [c for c in rest[:10] if uc.is_black(c)])
+
+
 def exhaust(state: game_pb2.GameState) -> None:
     """The whole stock into the dealer's hand: draws find nothing until
     enough cards are discarded (B29)."""
@@ -1252,6 +1272,9 @@ def exhaust(state: game_pb2.GameState) -> None:
         ("seed", {"politeness_ready": True, "challenge_outcome": "MATTEL", "target": 150}, 43),
         ("seed", {"politeness_ready": True, "misplay_penalty": True, "silent_trigger": "TWOS",
                   "seven_zero": True, "target": 150}, 44),
+        # H13's refills and H4's stacks restock under a Wild Draw Four (C-UNO-8).
+        ("seed", {"seven_rounds": True, "stacking": True, "stack_mixed": True, "target": 150}, 45),
+        ("mattel", {"seven_rounds": True, "target": 150}, 46),
     ],
 )  # fmt: skip
 def test_an_exhausted_stock_agrees_with_the_model(
@@ -1279,3 +1302,15 @@ def test_the_playouts_reach_every_effect() -> None:
         "catch under U16", "call_uno under U16",
     ):  # fmt: skip
         assert SEEN[what] > 0, what
+
+
+@pytest.mark.parametrize(("preset", "seed"), [("seed", 47), ("mattel", 48), ("seed", 49)])
+def test_a_last_wild_draw_four_refilled_from_an_empty_stock_agrees_with_the_model(
+    preset: str, seed: int
+) -> None:
+    """H13 with C-UNO-8: the refill of a hand emptied by a Wild Draw Four
+    restocks, keeping the card under it; every answer is a valid state."""
+    options: dict[str, object] = {"seven_rounds": True, "target": 150}
+    compared, deals = run_table(preset, options, seed, 40, 3, last_wild_draw_four_on_an_empty_stock)
+    RUNS.append((compared, deals))
+    assert compared > 10
