@@ -1252,8 +1252,11 @@ def last_wild_draw_four_on_an_empty_stock(state: game_pb2.GameState) -> None:
     del u.hands[seat].cards[:]
     del u.stock[:]
     u.hands[seat].cards.append(uc.WILD_DRAW_FOUR)
-    u.discard[:0] = [c for c in rest[:10] if not uc.is_black(c)]
-    u.hands[(seat + 1) % len(state.seats)].cards.extend(rest[10:] + [c for c in rest[:10] if uc.is_black(c)])
+    under = [c for c in rest[:10] if not uc.is_black(c)]  # a Wild under the top has no colour
+    u.discard[:0] = under
+    for c in under:
+        rest.remove(c)
+    u.hands[(seat + 1) % len(state.seats)].cards.extend(rest)
 
 
 def exhaust(state: game_pb2.GameState) -> None:
