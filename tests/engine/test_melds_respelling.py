@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from croupier.engine.cards import parse_card
+from croupier.engine.cards import is_joker, parse_card
 from croupier.engine.errors import InvalidInput
 from croupier.engine.melds import (
     HIGH,
@@ -19,6 +19,7 @@ from croupier.engine.melds import (
     backwards,
     check_lay_off_shape,
     fitting_ends,
+    jokers_in_place,
     lay_off_candidates,
     lay_off_fault,
     lay_offs_from,
@@ -53,7 +54,7 @@ def spec(text: str) -> tuple[tuple[int, ...], tuple[int, ...]]:
         ("5S RJ=5H BJ=5D", "5S BJ=5D RJ=5H", WRAP),  # T-M-17: each joker keeps its card
         ("9H 8H 7H", "7H 8H 9H", WRAP),  # backwards
         ("2H AH KH", "KH AH 2H", WRAP),  # round the corner, from its first card
-        ("AH RJ=3H 2H", "AH 2H RJ=3H", WRAP),
+        ("RJ=3H 2H AH", "AH 2H RJ=3H", WRAP),  # backwards, the joker in its place
         (
             "KH 2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH AH",
             "2H 3H 4H 5H 6H 7H 8H 9H 10H JH QH KH AH",
@@ -82,6 +83,8 @@ def test_a_canonical_meld_is_answered_as_it_is():
         ("RJ BJ", WRAP),  # no natural, no identity
         ("RJ=7H 8H", WRAP),  # too short
         ("7H 8H RJ", WRAP),  # a joker without its identity: no order to find
+        ("AH RJ=3H 2H", WRAP),  # a joker out of its place (R-M-12)
+        ("RJ=9H 7H 8H", WRAP),  # likewise: written first, it is the 6H
         ("7C 7D 7C", STRAIGHT),  # a set with a suit twice
     ],
 )
@@ -232,3 +235,26 @@ def test_a_lay_off_fault_is_the_spelling_fault_on_a_set_and_says_what_fits_on_a_
     assert lay_off_fault(run, 2, c("5H"), 0, 0, STRAIGHT, "SWAP {card} ON {meld_id}") == (
         "5H on [RJ=5H 6H 7H]: a joker stands for 5H there; take it (SWAP 5H ON 2)"
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "wrap", "in_place"),
+    [
+        ("7H 8H 9H", False, True),  # no joker: any order is read
+        ("9H 8H 7H", False, True),
+        ("RJ=6H 7H 8H", False, True),
+        ("8H 7H RJ=6H", False, True),  # high to low
+        ("RJ=9H 7H 8H", False, False),  # first, so the 6H
+        ("7H RJ=6H 8H", False, False),
+        ("RJ=AH 2H 3H", False, True),  # the ace low, first
+        ("QH KH RJ=AH", False, True),  # the ace high, last
+        ("RJ=AH 3H 2H", False, False),
+        ("KH RJ=AH 2H", True, True),  # round the corner
+        ("KH RJ=AH 2H", False, False),  # no corner in a straight sequence
+    ],
+)
+def test_jokers_in_place_read_the_written_order(written, wrap, in_place):
+    cards, joker_as = spec(written)
+    jokers = iter(joker_as)
+    identities = [next(jokers) if is_joker(v) else v for v in cards]
+    assert jokers_in_place(cards, identities, wrap) is in_place

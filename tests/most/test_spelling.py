@@ -69,6 +69,17 @@ def test_k_m_1_a_joker_keeps_its_identity_in_a_reordered_sequence(table):
     assert table.melds(s) == ["[K♠ JK→A♠ 2♠]"]
 
 
+def test_r_m_12_a_joker_out_of_the_place_of_its_card_is_refused(table):
+    """R-M-12: "in a run the identity must agree with the position". The
+    naturals of a run may be written in another order (K-M-1); a joker may
+    not: `[JK→9♥ 7♥ 8♥]` is not `[7♥ 8♥ JK→9♥]` (rules version 5)."""
+    s = table.build(hands={0: "7♥ 8♥ JK 4♦"})
+    for written in ("[JK→9♥ 7♥ 8♥]", "[7♥ JK→6♥ 8♥]"):
+        move = table.meld(s, 0, written, raw=True)
+        assert table.reason(s, move) == "JOKER_IDENTITY_DOES_NOT_FIT", written
+    s = _accepted_as(table, s, table.meld(s, 0, "[JK→9♥ 8♥ 7♥]", raw=True), "MELD [7H 8H RJ=9H]")
+
+
 def test_k_m_1_two_jokers_keep_their_identities(table):
     """RJ=9♥ BJ=J♥ and RJ=J♥ BJ=9♥ are two moves: each keeps its own."""
     s = table.build(hands={0: "JK JK 10♥ 4♦"})

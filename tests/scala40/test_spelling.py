@@ -76,13 +76,25 @@ def test_k_s40_2_a_sequence_written_high_to_low(table):
     [
         ("[9♥ JK→8♥ 7♥]", "MELD [7H RJ=8H 9H]"),
         ("[JK→10♥ 9♥ 8♥ 7♥]", "MELD [7H 8H 9H RJ=10H]"),
-        ("[8♥ 9♥ JK→6♥ 7♥]", "MELD [RJ=6H 7H 8H 9H]"),
-        ("[JK→A♥ 3♥ 2♥]", "MELD [RJ=AH 2H 3H]"),
+        ("[3♥ 2♥ JK→A♥]", "MELD [RJ=AH 2H 3H]"),
     ],
 )
 def test_k_s40_2_a_sequence_with_a_joker_in_another_order(table, written, listed):
+    """High to low, each joker at the place of its card: the same meld."""
     s = table.build(hands={0: "9♥ 8♥ 7♥ 3♥ 2♥ JK 5♣"}, melds=[MINE])
     _accepted_as(table, s, table.meld(s, 0, written), listed)
+
+
+@pytest.mark.parametrize(
+    "written", ["[JK→9♥ 7♥ 8♥]", "[7♥ JK→6♥ 8♥]", "[8♥ 9♥ JK→6♥ 7♥]", "[JK→A♥ 3♥ 2♥]"]
+)
+def test_r_s40_28_a_joker_out_of_the_place_of_its_card_is_refused(table, written):
+    """R-S40-28: "in a sequence the identity follows from the position … the
+    declared identity must make the meld valid (… correct position in a
+    sequence)". Naturals may be written in another order (K-S40-2); a joker
+    may not: `[JK→9♥ 7♥ 8♥]` is not `[7♥ 8♥ JK→9♥]` (version 7)."""
+    s = table.build(hands={0: "9♥ 8♥ 7♥ 3♥ 2♥ JK 5♣"}, melds=[MINE])
+    assert table.reason(s, table.meld(s, 0, written)) == "JOKER_IDENTITY_DOES_NOT_FIT"
 
 
 @pytest.mark.parametrize(
@@ -111,7 +123,7 @@ def test_k_s40_2_two_jokers_keep_their_identities(table):
     move.scala40.meld.meld.cards.extend([black, table.c("8♥"), table.c("7♥"), red])
     move.scala40.meld.meld.joker_as.extend([table.c("9♥"), table.c("6♥")])
     _accepted_as(table, s, move, "MELD [RJ=6H 7H 8H BJ=9H]")
-    move.scala40.meld.meld.joker_as[:] = [table.c("6♥"), table.c("9♥")]
+    move.scala40.meld.meld.cards[:] = [red, table.c("8♥"), table.c("7♥"), black]
     _accepted_as(table, s, move, "MELD [BJ=6H 7H 8H RJ=9H]")
 
 

@@ -673,7 +673,7 @@ def respelled_meld(
         found = (tuple(out[0]), tuple(out[1]))
     elif rules.wrap:
         order = _circle_order([i for _, i in pairs])
-        if order is None:
+        if order is None or not jokers_in_place(cards, [i for _, i in pairs], wrap=True):
             return None
         ordered = [pairs[k] for k in order]
         found = (
@@ -687,6 +687,27 @@ def respelled_meld(
     except MeldError:
         return None
     return found
+
+
+def jokers_in_place(cards: Sequence[int], identities: Sequence[int], wrap: bool) -> bool:
+    """Whether each joker of a sequence written as `cards` (their cards or
+    identities in `identities`, one suit) stands at the place of the card it
+    stands for: true without a joker; else the identities, as written, must
+    run low to high or high to low (an ace first before a 2, or last; round
+    the circle under `wrap`). Where a joker is, is what it is (R-S40-28, R-M-12:
+    "in a run the identity must agree with the position"), so another order
+    of the naturals may be read as the meld but a joker's may not."""
+    if not any(is_joker(v) for v in cards):
+        return True
+    ranks = [RANK_OF[i] for i in identities]
+
+    def runs(rs: list[int]) -> bool:
+        if wrap:
+            return all(cyclic_rank(a + 1) == b for a, b in zip(rs, rs[1:], strict=False))
+        low = [1 if r == ACE and k == 0 and rs[1:2] == [2] else r for k, r in enumerate(rs)]
+        return all(b == a + 1 for a, b in zip(low, low[1:], strict=False))
+
+    return runs(ranks) or runs(ranks[::-1])
 
 
 def _circle_order(identities: Sequence[int]) -> list[int] | None:

@@ -33,6 +33,7 @@ from croupier.engine.melds import (
     MeldFault,
     MeldRules,
     analyse,
+    jokers_in_place,
     respelled_meld,
     set_order,
     spots,
@@ -148,6 +149,9 @@ def respelled(
         return None
     if len({RANK_OF[i] for i in known}) == 1:
         return respelled_meld(cards, joker_as, rules)  # a set, in set order
+    identities = [i for _, i in pairs]
+    if 0 in identities or not jokers_in_place(cards, identities, wrap=False):
+        return None  # R-S40-28: a joker stands where its card goes (or is undeclared)
     return _straight(pairs, rules)
 
 
