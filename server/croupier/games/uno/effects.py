@@ -90,12 +90,15 @@ def play_card(
     for_good = False
     if not hand:
         if rules.seven_rounds and deal.stages[seat] > 1:
-            # C-UNO-8: a restock during the refill keeps the card under a Wild
-            # Draw Four that can still be challenged (turn_effect marks it so).
-            deal.challengeable = kind == Kind.WILD_DRAW_FOUR and rules.challenge
             # H3's exchange takes the refilled hand away at once (C-UNO-9).
-            refill(table, seat, shown=not (rules.seven_zero and NUMBER_OF[card] in (0, 7)))
-            deal.challengeable = False
+            # The card still acts: a Wild Draw Four will be open to a
+            # challenge, so a restock keeps the card under it (C-UNO-8).
+            refill(
+                table,
+                seat,
+                shown=not (rules.seven_zero and NUMBER_OF[card] in (0, 7)),
+                wd4_on_top=kind == Kind.WILD_DRAW_FOUR and rules.challenge,
+            )
         elif rules.play_to_last:
             for_good = True
             deal.finished.append(seat)
@@ -118,14 +121,14 @@ def play_card(
     table.close_stale_catch()
 
 
-def refill(table: Table, seat: int, shown: bool = True) -> None:
+def refill(table: Table, seat: int, shown: bool = True, wd4_on_top: bool = False) -> None:
     """H13: emptied at stage k > 1, the seat draws k − 1 cards (not a penalty)
     and goes down to stage k − 1; then play goes on."""
     deal = table.deal
     stage = deal.stages[seat] - 1
     deal.stages[seat] = stage
     table.emit_rule(pb.UNO_EVENT_KIND_STAGE_REFILLED, seat, f"reaches stage {stage}", stage=stage)
-    table.draw(seat, stage, shown=shown)
+    table.draw(seat, stage, shown=shown, wd4_on_top=wd4_on_top)
 
 
 def house_effects(

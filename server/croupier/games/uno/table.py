@@ -97,18 +97,27 @@ class Table(GameTable[pb.UnoState, Rules]):
 
     # -- drawing (R9, §0.5) --------------------------------------------------
 
-    def draw(self, seat: int, count: int, penalty: bool = False, shown: bool = True) -> list[int]:
+    def draw(
+        self,
+        seat: int,
+        count: int,
+        penalty: bool = False,
+        shown: bool = True,
+        wd4_on_top: bool = False,
+    ) -> list[int]:
         """DRAW(seat, count): one card at a time, restocking when the stock
         runs out; draws that find both piles empty are forfeited (B29). A
         penalty of READY_AFTER cards or more waits for "Ready" (H16). The
         event shows the drawer its cards unless they leave its hand in the
-        same move (`shown` False: H13's refill before H3's exchange)."""
+        same move (`shown` False: H13's refill before H3's exchange).
+        `wd4_on_top`: the top card is a Wild Draw Four that will be open to a
+        challenge once it acts (H13's refill comes first), see `restock`."""
         deal = self.deal
         stock, hand = deal.stock, self.hand(seat)
         drawn: list[int] = []
         for _ in range(count):
             if not stock:
-                self.restock(seat)
+                self.restock(seat, wd4_on_top)
                 if not stock:
                     break
             drawn.append(stock[0])
@@ -127,12 +136,13 @@ class Table(GameTable[pb.UnoState, Rules]):
             self.await_ready(seat)
         return drawn
 
-    def restock(self, seat: int) -> None:
+    def restock(self, seat: int, wd4_on_top: bool = False) -> None:
         """RESTOCK (R9): every discard but the top is shuffled into the stock;
-        the card under a Wild Draw Four that may still be challenged stays,
-        so that a guilty revert can restore it (C-UNO-8)."""
+        the card under a Wild Draw Four that may still be challenged (or, with
+        `wd4_on_top`, will be) stays, so that a guilty revert can restore it
+        (C-UNO-8)."""
         deal = self.deal
-        keep = 2 if deal.challengeable else 1
+        keep = 2 if deal.challengeable or wd4_on_top else 1
         if len(deal.discard) <= keep:
             return
         cards = list(deal.discard[:-keep])
